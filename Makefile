@@ -1,0 +1,50 @@
+# kingclub — the two commands a new user needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test test-postgres lint format bench demo clean e2e-deps
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e ".[dev]"
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+## install: create .venv if missing and install kingclub with the dev extras
+install: $(STAMP)
+
+## run: install, migrate, load the demo club into an empty database, serve on 127.0.0.1:8000
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo --if-empty
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: install and run the whole test suite (SQLite; browser tests need Chromium)
+test: install
+	$(BIN)/python -m pytest
+
+## test-postgres: the whole suite against PostgreSQL (DATABASE_URL, default the local server)
+test-postgres: install
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+## bench: benchmarks (see docs/benchmarks.md)
+bench: install
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache

@@ -1,0 +1,11 @@
+"""URL map: the members' pages, the segretario's screens, accounts, admin."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("scoring.urls")),
+]

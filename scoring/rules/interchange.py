@@ -1,0 +1,344 @@
+"""The ``kingclub/v1`` JSON interchange format (SPEC §10): parse, score, write.
+
+Pure Python: the stateless ``kingscore`` command, the importer and the exporter all use it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from .problems import Problem, RuleViolation
+from .records import (
+    Penalty,
+    Sanction,
+    SeasonResult,
+    SmazzataRecord,
+    TableResult,
+    TurnoRecord,
+    TurnoScore,
+)
+from .ruleset import RuleSet, RuleSetError, get_ruleset
+from .season import check_giornate, play_season
+from .turno import score_turno
+
+FORMAT = "kingclub/v1"
+MAX_DEPTH = 12
+
+
+@dataclass
+class SeasonDocument:
+    ruleset_code: str
+    season: str
+    roster: list[str]
+    turni: list[TurnoRecord]
+    rules: RuleSet
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def two(d: Decimal) -> str:
+    """A decimal as a string with exactly two decimals."""
+    return str(d.quantize(Decimal("0.01")))
+
+
+def _depth(obj: Any, limit: int = MAX_DEPTH) -> int:
+    stack = [(obj, 1)]
+    deepest = 0
+    while stack:
+        o, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > limit:
+            return d
+        if isinstance(o, dict):
+            stack.extend((v, d + 1) for v in o.values())
+        elif isinstance(o, list):
+            stack.extend((v, d + 1) for v in o)
+    return deepest
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON, refusing non-UTF-8 text and absurd nesting with a clear problem."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RuleViolation(
+                [Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {exc.start})")]
+            ) from None
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")]) from None
+    except json.JSONDecodeError as exc:
+        raise RuleViolation(
+            [Problem("JSON_SYNTAX", f"JSON non valido: {exc.msg} (riga {exc.lineno})")]
+        ) from None
+    if _depth(data) > MAX_DEPTH:
+        raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")])
+    return data
+
+
+def _str_list(value: Any, what: str, problems: list[Problem], turno: str | None) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        problems.append(Problem("FORMAT", f"{what}: deve essere una lista di nomi", turno=turno))
+        return []
+    return list(value)
+
+
+def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
+    """A ``kingclub/v1`` input document as engine records; raises RuleViolation on any problem.
+
+    Only the shape is checked here; the rules are checked by :func:`score_document`.
+    """
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+    if data.get("format") != FORMAT:
+        problems.append(
+            Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
+        )
+    code = data.get("ruleset", "caf")
+    if rules is None:
+        try:
+            rules = get_ruleset(code) if isinstance(code, str) else None
+        except RuleSetError:
+            rules = None
+        if rules is None:
+            problems.append(Problem("RULESET", f"regolamento sconosciuto: {code!r}"))
+    season = data.get("season", "")
+    if not isinstance(season, str):
+        problems.append(Problem("FORMAT", "season: deve essere un testo"))
+        season = ""
+    roster = _str_list(data.get("roster"), "roster", problems, None)
+    raw_turni = data.get("turni")
+    if not isinstance(raw_turni, list):
+        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+        raw_turni = []
+    turni: list[TurnoRecord] = []
+    for i, t in enumerate(raw_turni, start=1):
+        rec = _parse_turno(t, i, problems)
+        if rec is not None:
+            turni.append(rec)
+    if problems:
+        raise RuleViolation(problems)
+    assert rules is not None
+    return SeasonDocument(str(code), season, roster, turni, rules)
+
+
+def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | None:
+    if not isinstance(t, dict):
+        problems.append(Problem("FORMAT", f"turni[{index}]: deve essere un oggetto"))
+        return None
+    number = t.get("number", 1)
+    try:
+        date = dt.date.fromisoformat(t.get("date"))
+    except (TypeError, ValueError):
+        date = None
+    label = f"{t.get('date')!s} #{number}"
+    if date is None:
+        problems.append(Problem("FORMAT", "date: data non valida (AAAA-MM-GG)", turno=label))
+    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        problems.append(Problem("FORMAT", "number: deve essere un intero ≥ 1", turno=label))
+        number = 1
+    players = _str_list(t.get("players"), "players", problems, label)
+    first_dealer = t.get("first_dealer")
+    if not isinstance(first_dealer, str):
+        problems.append(Problem("FORMAT", "first_dealer: manca il primo mazziere", turno=label))
+        first_dealer = ""
+    smazzate: list[SmazzataRecord] = []
+    raw = t.get("smazzate")
+    if not isinstance(raw, list):
+        problems.append(Problem("FORMAT", "smazzate: deve essere una lista", turno=label))
+        raw = []
+    for k, s in enumerate(raw, start=1):
+        if not isinstance(s, dict) or not isinstance(s.get("result"), dict):
+            problems.append(
+                Problem(
+                    "FORMAT", "smazzata senza gioco/chiamante/risultato", smazzata=k, turno=label
+                )
+            )
+            continue
+        game, caller, trump = s.get("game"), s.get("caller"), s.get("trump")
+        if not isinstance(game, str) or not isinstance(caller, str):
+            problems.append(
+                Problem("FORMAT", "game e caller devono essere testi", smazzata=k, turno=label)
+            )
+            continue
+        if trump is not None and not isinstance(trump, str):
+            problems.append(Problem("TRUMP_INVALID", "seme non valido", smazzata=k, turno=label))
+            trump = None
+        smazzate.append(SmazzataRecord(game, caller, dict(s["result"]), trump))
+    penalties: list[Penalty] = []
+    for p in t.get("penalties") or []:
+        if not isinstance(p, dict):
+            problems.append(Problem("FORMAT", "penalties: voce non valida", turno=label))
+            continue
+        penalties.append(
+            Penalty(
+                player=p.get("player"),
+                points=p.get("points"),
+                article=str(p.get("article") or ""),
+                reason=str(p.get("reason") or ""),
+            )
+        )
+    sanctions: list[Sanction] = []
+    for s in t.get("sanctions") or []:
+        if not isinstance(s, dict):
+            problems.append(Problem("FORMAT", "sanctions: voce non valida", turno=label))
+            continue
+        sanctions.append(
+            Sanction(
+                player=s.get("player"),
+                kind=s.get("kind", "RETROCESSIONE_CONTATORE"),
+                reason=str(s.get("reason") or ""),
+            )
+        )
+    tiebreak = _str_list(t.get("tiebreak"), "tiebreak", problems, label)
+    if date is None:
+        return None
+    return TurnoRecord(
+        players=tuple(players),
+        first_dealer=first_dealer,
+        smazzate=tuple(smazzate),
+        penalties=tuple(penalties),
+        tiebreak=tuple(tiebreak),
+        sanctions=tuple(sanctions),
+        date=date,
+        number=number,
+    )
+
+
+@dataclass
+class ScoredDocument:
+    doc: SeasonDocument
+    scores: list[TurnoScore]  # same order as doc.turni
+    season: SeasonResult
+
+
+def score_document(doc: SeasonDocument) -> ScoredDocument:
+    """Score every turno and the season; raises RuleViolation listing every problem."""
+    problems: list[Problem] = []
+    scores: list[TurnoScore] = []
+    for t in doc.turni:
+        score = score_turno(doc.rules, t, require_complete=True)
+        problems.extend(p.in_turno(t.label) for p in score.problems)
+        scores.append(score)
+    tables = [
+        TableResult(
+            key=i,
+            date=t.date,
+            number=t.number,
+            order=s.order() if s.places else tuple(t.players),
+            ratios=s.ratios or {},
+            sanctions=t.sanctions,
+        )
+        for i, (t, s) in enumerate(zip(doc.turni, scores, strict=True))
+    ]
+    problems.extend(check_giornate(tables))
+    if problems:
+        raise RuleViolation(problems)
+    season = play_season(doc.rules, doc.roster, tables)
+    return ScoredDocument(doc, scores, season)
+
+
+def output_document(scored: ScoredDocument) -> dict[str, Any]:
+    """The output document of SPEC §10, in the input's order."""
+    turni_out = []
+    for i, (t, s) in enumerate(zip(scored.doc.turni, scored.scores, strict=True)):
+        o = scored.season.tables[i]
+        assert s.places is not None and s.ratios is not None
+        turni_out.append(
+            {
+                "date": t.date.isoformat(),
+                "number": t.number,
+                "smazzate": [
+                    {
+                        "number": sm.number,
+                        "game": sm.game,
+                        "dealer": sm.dealer,
+                        "caller": sm.caller,
+                        "forced": sm.forced,
+                        "scazzata": sm.scazzata,
+                        "cappotto": sm.cappotto,
+                        "points": dict(sm.points),
+                    }
+                    for sm in s.smazzate
+                ],
+                "penalties": dict(s.penalties),
+                "totals": dict(s.totals),
+                "places": dict(s.places),
+                "ratios": {p: two(r) for p, r in s.ratios.items()},
+                "series_before": dict(o.series_before),
+                "series_after": dict(o.series_after),
+                "titles": {p: list(o.titles[p]) for p in t.players},
+                "league_points": {p: two(o.league_points[p]) for p in t.players},
+            }
+        )
+    absences = [
+        {"date": g.date.isoformat(), "players": {p: two(v) for p, v in g.absences.items()}}
+        for g in scored.season.giornate
+        if g.absences
+    ]
+    classifica = [
+        {
+            "place": place,
+            "player": st.player,
+            "league_points": two(st.score),
+            "series": st.series,
+            "turni": st.turni,
+            "absences": st.absences,
+            "scudetti": st.scudetti,
+        }
+        for place, st in scored.season.classifica
+    ]
+    return {"format": FORMAT, "turni": turni_out, "absences": absences, "classifica": classifica}
+
+
+def turno_to_input(t: TurnoRecord) -> dict[str, Any]:
+    """A turno record as the input document writes it (export, backup)."""
+    return {
+        "date": t.date.isoformat() if t.date else None,
+        "number": t.number,
+        "players": list(t.players),
+        "first_dealer": t.first_dealer,
+        "smazzate": [
+            {
+                "game": s.game,
+                "caller": s.caller,
+                **({"trump": s.trump} if s.trump else {}),
+                "result": dict(s.result),
+            }
+            for s in t.smazzate
+        ],
+        "penalties": [
+            {"player": p.player, "points": p.points, "article": p.article, "reason": p.reason}
+            for p in t.penalties
+        ],
+        "tiebreak": list(t.tiebreak),
+        "sanctions": [
+            {"player": s.player, "kind": s.kind, "reason": s.reason} for s in t.sanctions
+        ],
+    }
+
+
+def input_document(
+    season: str, roster: list[str], turni: list[TurnoRecord], ruleset: str = "caf"
+) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "ruleset": ruleset,
+        "season": season,
+        "roster": roster,
+        "turni": [turno_to_input(t) for t in turni],
+    }
+
+
+def score_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Parse, score and write in one call (the stateless command)."""
+    return output_document(score_document(parse_document(data)))

@@ -1,0 +1,48 @@
+"""Validation problems: every rule broken, named precisely, with a stable code per kind."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One broken rule.
+
+    ``code`` is stable (tests and the UI key on it); ``message`` is Italian, for the segretario.
+    ``smazzata`` is the 1-based number of the smazzata, ``player`` the player concerned, ``field``
+    the input field the problem belongs to (``game``, ``caller``, ``trump``, ``result``,
+    ``penalties``, ``tiebreak``, ``sanctions``, ``players``, ``first_dealer``...).
+    """
+
+    code: str
+    message: str
+    smazzata: int | None = None
+    player: str | None = None
+    field: str | None = None
+    turno: str | None = None  # "2026-11-20 #1", set when a season is checked
+
+    def in_turno(self, label: str) -> Problem:
+        return replace(self, turno=label)
+
+    def describe(self) -> str:
+        """One line naming the turno, the smazzata, the player and the rule broken."""
+        parts = []
+        if self.turno:
+            parts.append(f"turno {self.turno}")
+        if self.smazzata is not None:
+            parts.append(f"smazzata {self.smazzata}")
+        if self.player is not None:
+            parts.append(f"giocatore {self.player}")
+        where = ", ".join(parts)
+        return (
+            f"{where}: [{self.code}] {self.message}" if where else f"[{self.code}] {self.message}"
+        )
+
+
+class RuleViolation(ValueError):
+    """Raised when input breaks the rules; carries every problem found."""
+
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...]):
+        self.problems = tuple(problems)
+        super().__init__("; ".join(p.describe() for p in self.problems))

@@ -1,0 +1,472 @@
+"""Validation and scoring of smazzate and turni (SPEC §2, §4-§7)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from itertools import groupby, pairwise
+
+from .play import Progress
+from .problems import Problem
+from .records import (
+    SANCTION_CONTATORE,
+    ScoredSmazzata,
+    SmazzataRecord,
+    TurnoRecord,
+    TurnoScore,
+)
+from .ruleset import COUNT_CARDS_LEFT, SUITS, RuleSet
+
+
+@dataclass(frozen=True)
+class SmazzataPoints:
+    points: dict[str, int]
+    scazzata: bool
+    cappotto: str | None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_result(
+    rules: RuleSet,
+    players: Sequence[str],
+    game: str,
+    result: Mapping[str, object],
+    trump: str | None = None,
+    number: int | None = None,
+) -> list[Problem]:
+    """Every problem with the recorded counts (and trump) of one smazzata of ``game``."""
+    problems: list[Problem] = []
+    rule = rules.games.get(game)
+    if rule is None:
+        return problems  # the call check reports the unknown game
+    n = len(players)
+    if n not in rules.decks:
+        return problems  # the turno check reports the player count
+    deck = rules.deck(n)
+
+    def add(code: str, message: str, player: str | None = None, field: str = "result") -> None:
+        problems.append(Problem(code, message, smazzata=number, player=player, field=field))
+
+    if rule.trump:
+        if trump is None or trump == "":
+            add("TRUMP_MISSING", f"{rule.name}: manca il seme di briscola", field="trump")
+        elif trump not in SUITS:
+            add(
+                "TRUMP_INVALID",
+                f"seme di briscola non valido: {trump!r} (S, H, D o C)",
+                field="trump",
+            )
+    elif trump not in (None, ""):
+        add("TRUMP_UNEXPECTED", f"{rule.name} non ha un seme di briscola", field="trump")
+
+    for name in result:
+        if name not in players:
+            add("RESULT_PLAYER_UNKNOWN", f"{name!r} non siede a questo tavolo", player=str(name))
+    counts: dict[str, int] = {}
+    for p in players:
+        if p not in result:
+            add("RESULT_MISSING", f"manca il risultato di {p}", player=p)
+            continue
+        value = result[p]
+        if not _is_int(value):
+            add("COUNT_NOT_INTEGER", f"il risultato di {p} deve essere un numero intero", player=p)
+            continue
+        counts[p] = value  # type: ignore[assignment]
+
+    total = deck.count_of(rule.counts)
+    if rule.counts == COUNT_CARDS_LEFT:
+        for p, c in counts.items():
+            if not 0 <= c <= deck.hand:
+                add(
+                    "COUNT_RANGE",
+                    f"{rule.name}: {p} ha {c} carte in mano, ma con {n} giocatori "
+                    f"le carte in mano vanno da 0 a {deck.hand}",
+                    player=p,
+                )
+        if len(counts) == n:
+            winners = [p for p, c in counts.items() if c == 0]
+            if len(winners) != 1:
+                add(
+                    "DOMINO_WINNER",
+                    f"{rule.name}: deve esserci esattamente un vincitore con 0 carte in mano "
+                    f"(ce ne sono {len(winners)})",
+                )
+        return problems
+
+    unit = _unit_name(rule.counts)
+    for p, c in counts.items():
+        if not 0 <= c <= total:
+            add(
+                "COUNT_RANGE",
+                f"{rule.name}: {p} ha {c} {unit}, ma il massimo è {total}",
+                player=p,
+            )
+    if len(counts) == n and all(0 <= c <= total for c in counts.values()):
+        got = sum(counts.values())
+        if got != total:
+            add(
+                "COUNT_SUM",
+                f"{rule.name}: la somma dei risultati è {got}, ma deve essere {total} ({unit} "
+                f"in un mazzo da {len(deck.cards)} carte)",
+            )
+    return problems
+
+
+_UNITS = {
+    "jacks": "fanti",
+    "kings": "re",
+    "jacks_kings": "fanti e re",
+    "queen_spades": "donne di picche",
+    "hearts": "cuori",
+    "last_two_tricks": "delle ultime due mani",
+    "tricks": "mani",
+    "cards_left": "carte in mano",
+}
+
+
+def _unit_name(counts: str) -> str:
+    return _UNITS.get(counts, counts)
+
+
+def score_smazzata(
+    rules: RuleSet,
+    players: Sequence[str],
+    game: str,
+    caller: str,
+    forced: bool,
+    result: Mapping[str, int],
+) -> SmazzataPoints:
+    """Points of a valid smazzata: base points, cappotto, scazzata (SPEC §4-§6)."""
+    rule = rules.games[game]
+    deck = rules.deck(len(players))
+    points: dict[str, int] = {}
+    if rule.counts == COUNT_CARDS_LEFT:
+        for p in players:
+            c = result[p]
+            points[p] = (rule.winner_points or 0) if c == 0 else rule.per_unit * c
+    else:
+        for p in players:
+            points[p] = rule.per_unit * result[p]
+    cappotto = None
+    if rule.cappotto is not None:
+        total = deck.count_of(rule.counts)
+        takers = [p for p in players if result[p] == total]
+        if total > 0 and len(takers) == 1:
+            cappotto = takers[0]
+            points = {p: (0 if p == cappotto else rule.cappotto) for p in players}
+    scazzata = False
+    if (
+        not forced
+        and cappotto is None
+        and rule.scazzata is not None
+        and caller in result
+        and rule.scazzata.reached(result[caller], deck.hand)
+    ):
+        scazzata = True
+        points[caller] = rule.scazzata.points(result[caller])
+    return SmazzataPoints(points, scazzata, cappotto)
+
+
+def check_turno_header(rules: RuleSet, players: Sequence[str], first_dealer: str) -> list[Problem]:
+    problems: list[Problem] = []
+    n = len(players)
+    if not rules.min_players <= n <= rules.max_players:
+        problems.append(
+            Problem(
+                "TURNO_PLAYERS_COUNT",
+                f"un turno ha da {rules.min_players} a {rules.max_players} giocatori, non {n}",
+                field="players",
+            )
+        )
+    seen: set[str] = set()
+    for p in players:
+        if not isinstance(p, str) or not p.strip():
+            problems.append(Problem("PLAYER_NAME", "nome di giocatore vuoto", field="players"))
+        elif p in seen:
+            problems.append(
+                Problem(
+                    "PLAYER_DUPLICATE",
+                    f"{p} compare due volte al tavolo",
+                    player=p,
+                    field="players",
+                )
+            )
+        seen.add(p)
+    if first_dealer not in players:
+        problems.append(
+            Problem(
+                "FIRST_DEALER",
+                f"il primo mazziere {first_dealer!r} non siede a questo tavolo",
+                player=str(first_dealer),
+                field="first_dealer",
+            )
+        )
+    return problems
+
+
+def ratios(rules: RuleSet, totals: Mapping[str, int]) -> dict[str, Decimal]:
+    """The rapporto of every player to the winner's total, rounded per the rule set (SPEC §7)."""
+    w = max(totals.values())
+    quantum = Decimal(1).scaleb(-rules.ratio_places)
+    out: dict[str, Decimal] = {}
+    for p, t in totals.items():
+        if w > 0:
+            r = Decimal(t) / Decimal(w)
+        elif w < 0:
+            if rules.ratio_negative_winner == "inverse":
+                r = Decimal(w) / Decimal(t)
+            else:  # "direct": total / W, clamped as computed
+                r = Decimal(t) / Decimal(w)
+        else:
+            r = Decimal(1) if t == 0 else Decimal(0)
+        out[p] = r.quantize(quantum, rounding=rules.ratio_rounding)
+    return out
+
+
+def rank(
+    totals: Mapping[str, int], tiebreak: Sequence[str]
+) -> tuple[dict[str, int] | None, list[Problem], tuple[tuple[str, ...], ...]]:
+    """Places 1..N by total, ties settled by the recorded spareggio order (SPEC §7).
+
+    Returns (places or None, problems, groups of tied players).
+    """
+    problems: list[Problem] = []
+    players = list(totals)
+    position = {}
+    for i, p in enumerate(tiebreak):
+        if p not in totals:
+            problems.append(
+                Problem(
+                    "TIEBREAK_PLAYER",
+                    f"lo spareggio nomina {p!r}, che non siede a questo tavolo",
+                    player=str(p),
+                    field="tiebreak",
+                )
+            )
+        elif p in position:
+            problems.append(
+                Problem(
+                    "TIEBREAK_DUPLICATE",
+                    f"{p} compare due volte nello spareggio",
+                    player=p,
+                    field="tiebreak",
+                )
+            )
+        else:
+            position[p] = i
+    listed = [p for p in tiebreak if p in totals]
+    for a, b in pairwise(listed):
+        if totals[a] < totals[b]:
+            problems.append(
+                Problem(
+                    "TIEBREAK_ORDER",
+                    f"lo spareggio mette {a} ({totals[a]}) prima di {b} ({totals[b]}), "
+                    "contro i punteggi",
+                    player=a,
+                    field="tiebreak",
+                )
+            )
+    by_total = sorted(players, key=lambda p: -totals[p])
+    tied = tuple(
+        tuple(group)
+        for _, g in groupby(by_total, key=lambda p: totals[p])
+        if len(group := list(g)) > 1
+    )
+    for group in tied:
+        missing = [p for p in group if p not in position]
+        if missing:
+            names = ", ".join(group)
+            problems.append(
+                Problem(
+                    "TIE_UNRESOLVED",
+                    f"parità a {totals[group[0]]} punti tra {names}: registrare lo spareggio "
+                    "(carta più alta al meglio delle 5 prove)",
+                    player=missing[0],
+                    field="tiebreak",
+                )
+            )
+    if problems:
+        return None, problems, tied
+    order = sorted(players, key=lambda p: (-totals[p], position.get(p, 0)))
+    return {p: i + 1 for i, p in enumerate(order)}, problems, tied
+
+
+def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
+    problems: list[Problem] = []
+    for pen in turno.penalties:
+        if pen.player not in turno.players:
+            problems.append(
+                Problem(
+                    "PENALTY_PLAYER",
+                    f"penalità per {pen.player!r}, che non siede a questo tavolo",
+                    player=str(pen.player),
+                    field="penalties",
+                )
+            )
+        if not _is_int(pen.points) or pen.points == 0:
+            problems.append(
+                Problem(
+                    "PENALTY_POINTS",
+                    "i punti di una penalità sono un numero intero diverso da zero",
+                    player=str(pen.player),
+                    field="penalties",
+                )
+            )
+        if not str(pen.article or "").strip():
+            problems.append(
+                Problem(
+                    "PENALTY_ARTICLE",
+                    "una penalità deve citare l'articolo dello Statuto (6, 9, 15, 16 o altro)",
+                    player=str(pen.player),
+                    field="penalties",
+                )
+            )
+    seen: set[str] = set()
+    for s in turno.sanctions:
+        if s.player not in turno.players:
+            problems.append(
+                Problem(
+                    "SANCTION_PLAYER",
+                    f"sanzione per {s.player!r}, che non siede a questo tavolo",
+                    player=str(s.player),
+                    field="sanctions",
+                )
+            )
+        if s.kind != SANCTION_CONTATORE:
+            problems.append(
+                Problem(
+                    "SANCTION_KIND",
+                    f"sanzione sconosciuta: {s.kind!r} (solo {SANCTION_CONTATORE})",
+                    player=str(s.player),
+                    field="sanctions",
+                )
+            )
+        if not str(s.reason or "").strip():
+            problems.append(
+                Problem(
+                    "SANCTION_REASON",
+                    "la retrocessione per contatore richiede una motivazione",
+                    player=str(s.player),
+                    field="sanctions",
+                )
+            )
+        if s.player in seen:
+            problems.append(
+                Problem(
+                    "SANCTION_DUPLICATE",
+                    f"{s.player} ha già una retrocessione per contatore in questo turno",
+                    player=str(s.player),
+                    field="sanctions",
+                )
+            )
+        seen.add(s.player)
+    return problems
+
+
+def score_turno(rules: RuleSet, turno: TurnoRecord, *, require_complete: bool = True) -> TurnoScore:
+    """Validate and score a turno; every problem is reported at once in ``problems``.
+
+    With ``require_complete=False`` (a turno in progress) a missing smazzata is not a problem and
+    places are computed only once the turno is complete.
+    """
+    players = tuple(turno.players)
+    problems = check_turno_header(rules, players, turno.first_dealer)
+    if any(p.code in ("TURNO_PLAYERS_COUNT", "PLAYER_DUPLICATE", "PLAYER_NAME") for p in problems):
+        return TurnoScore(players, (), {}, {}, False, None, None, tuple(problems))
+
+    progress = Progress(rules, players, turno.first_dealer)
+    scored: list[ScoredSmazzata] = []
+    totals = dict.fromkeys(players, 0)
+    for i, sm in enumerate(turno.smazzate, start=1):
+        dealer = progress.dealer
+        call = progress.advance(sm.game, sm.caller)
+        result = dict(sm.result) if isinstance(sm.result, Mapping) else {}
+        if not isinstance(sm.result, Mapping):
+            problems.append(
+                Problem("RESULT_MISSING", "manca il risultato della smazzata", smazzata=i)
+            )
+        count_problems = check_result(rules, players, sm.game, result, sm.trump, number=i)
+        problems.extend(call.problems)
+        problems.extend(count_problems)
+        if call.problems or count_problems or not isinstance(sm.result, Mapping):
+            continue
+        pts = score_smazzata(rules, players, sm.game, sm.caller, call.forced, result)
+        for p in players:
+            totals[p] += pts.points[p]
+        scored.append(
+            ScoredSmazzata(
+                number=i,
+                game=sm.game,
+                dealer=dealer,
+                caller=sm.caller,
+                forced=call.forced,
+                trump=sm.trump if rules.games[sm.game].trump else None,
+                result=result,
+                points=pts.points,
+                scazzata=pts.scazzata,
+                cappotto=pts.cappotto,
+            )
+        )
+
+    complete = progress.complete and len(turno.smazzate) == progress.total
+    if require_complete and not complete:
+        problems.append(
+            Problem(
+                "TURNO_INCOMPLETE",
+                f"il turno ha {len(turno.smazzate)} smazzate su {progress.total}",
+            )
+        )
+
+    problems.extend(check_penalties_and_sanctions(turno))
+    penalties = dict.fromkeys(players, 0)
+    for pen in turno.penalties:
+        if pen.player in penalties and _is_int(pen.points):
+            penalties[pen.player] += pen.points
+    for p in players:
+        totals[p] += penalties[p]
+
+    places = ratio = None
+    tied: tuple[tuple[str, ...], ...] = ()
+    if complete and not problems:
+        places, rank_problems, tied = rank(totals, turno.tiebreak)
+        problems.extend(rank_problems)
+        if places is not None:
+            ratio = ratios(rules, totals)
+    elif complete:
+        _, _, tied = rank(totals, ())
+    return TurnoScore(
+        players=players,
+        smazzate=tuple(scored),
+        penalties=penalties,
+        totals=totals,
+        complete=complete,
+        places=places,
+        ratios=ratio,
+        problems=tuple(problems),
+        tied=tied,
+    )
+
+
+def progress_of(rules: RuleSet, turno: TurnoRecord) -> Progress:
+    """The "what next" state of a turno in progress (its smazzate taken as recorded)."""
+    return Progress.after(
+        rules, turno.players, turno.first_dealer, ((s.game, s.caller) for s in turno.smazzate)
+    )
+
+
+def check_smazzata(
+    rules: RuleSet, turno: TurnoRecord, smazzata: SmazzataRecord
+) -> tuple[list[Problem], bool]:
+    """Check one more smazzata for a turno in progress: (problems, forced)."""
+    progress = progress_of(rules, turno)
+    number = progress.number
+    call = progress.check(smazzata.game, smazzata.caller, number)
+    problems = list(call.problems)
+    problems += check_result(
+        rules, turno.players, smazzata.game, smazzata.result, smazzata.trump, number=number
+    )
+    return problems, call.forced

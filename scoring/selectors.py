@@ -1,0 +1,138 @@
+"""Reads: the database as the engine's records, and the data behind each page."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from scoring.models import Penalita, Result, Sanction, Season, Seat, Smazzata, Turno
+from scoring.rules import (
+    Penalty,
+    Progress,
+    SmazzataRecord,
+    TurnoRecord,
+    TurnoScore,
+    progress_of,
+    score_turno,
+)
+from scoring.rules import Sanction as SanctionRecord
+
+
+def current_season() -> Season | None:
+    return Season.objects.filter(is_current=True).first() or Season.objects.first()
+
+
+def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
+    """Turni with seats, smazzate, results, penalità and sanctions in a fixed number of queries."""
+    qs = queryset if queryset is not None else Turno.objects.all()
+    return qs.select_related(
+        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
+    ).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch(
+            "smazzate",
+            queryset=Smazzata.objects.select_related("caller", "dealer", "cappotto")
+            .prefetch_related(Prefetch("results", queryset=Result.objects.select_related("player")))
+            .order_by("number"),
+        ),
+        Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
+        Prefetch("sanctions", queryset=Sanction.objects.select_related("player").order_by("id")),
+    )
+
+
+def turno_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> TurnoRecord:
+    """A stored turno as the engine's input (players by name, in seat order).
+
+    Uses prefetched relations when present (see :func:`turno_with_everything`).
+    """
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    if tiebreak is None:
+        ranked = sorted(
+            (s for s in seats if s.tiebreak_rank is not None), key=lambda s: s.tiebreak_rank
+        )
+        tiebreak = [s.player.name for s in ranked]
+    smazzate = sorted(turno.smazzate.all(), key=lambda s: s.number)
+    return TurnoRecord(
+        players=tuple(s.player.name for s in seats),
+        first_dealer=turno.first_dealer.name,
+        smazzate=tuple(
+            SmazzataRecord(
+                game=sm.game,
+                caller=sm.caller.name,
+                result={r.player.name: r.count for r in sm.results.all()},
+                trump=sm.trump or None,
+            )
+            for sm in smazzate
+        ),
+        penalties=tuple(
+            Penalty(p.player.name, p.points, p.article, p.reason) for p in turno.penalita.all()
+        ),
+        tiebreak=tuple(tiebreak),
+        sanctions=tuple(
+            SanctionRecord(s.player.name, s.kind, s.reason) for s in turno.sanctions.all()
+        ),
+        date=turno.giornata.date,
+        number=turno.number,
+    )
+
+
+@dataclass(frozen=True)
+class TurnoState:
+    """Everything the live screen shows about a turno: the record, its score, what comes next."""
+
+    turno: Turno
+    record: TurnoRecord
+    score: TurnoScore
+    progress: Progress
+
+    @property
+    def closable(self) -> bool:
+        return self.turno.is_open and self.score.complete
+
+    def callable_by_player(self) -> list[tuple[str, tuple[str, ...], bool]]:
+        """Per player in calling order: the games they may call now, and whether forced."""
+        return [
+            (p, self.progress.callable_games(p), self.progress.is_forced(p))
+            for p in self.progress.full_order()
+        ]
+
+    def remaining_by_player(self) -> dict[str, tuple[str, ...]]:
+        return {p: self.progress.remaining_games(p) for p in self.record.players}
+
+
+def turno_state(turno_id: int) -> TurnoState:
+    turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
+    record = turno_record(turno)
+    rules = turno.season.ruleset
+    return TurnoState(
+        turno=turno,
+        record=record,
+        score=score_turno(rules, record, require_complete=False),
+        progress=progress_of(rules, record),
+    )
+
+
+def season_turni(season: Season) -> QuerySet[Turno]:
+    return (
+        Turno.objects.filter(season=season)
+        .select_related("giornata", "winner", "first_dealer")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .order_by("-giornata__date", "-number")
+    )
+
+
+def player_games_average(seats: Iterable[Seat]) -> dict[str, tuple[int, int]]:
+    """(sum of points, smazzate) per game, from results prefetched on the seats' turni."""
+    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for seat in seats:
+        for sm in seat.turno.smazzate.all():
+            for r in sm.results.all():
+                if r.player_id == seat.player_id:
+                    acc[sm.game][0] += r.points
+                    acc[sm.game][1] += 1
+    return {g: (v[0], v[1]) for g, v in acc.items()}

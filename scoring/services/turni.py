@@ -1,0 +1,439 @@
+"""Writes to a turno: start, record and undo smazzate, penalità, sanctions, close, reopen.
+
+Every function is one transaction: the engine checks the input, and on any problem nothing is
+written and :class:`RuleViolation` (Italian messages, one per problem) is raised.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from scoring.models import (
+    Enrollment,
+    Giornata,
+    Penalita,
+    Player,
+    Result,
+    Sanction,
+    Season,
+    Seat,
+    Smazzata,
+    TitleAward,
+    Turno,
+    TurnoEvent,
+)
+from scoring.rules import (
+    Penalty,
+    Problem,
+    RuleViolation,
+    SmazzataRecord,
+    TurnoRecord,
+    check_smazzata,
+    score_smazzata,
+    score_turno,
+)
+from scoring.rules import Sanction as SanctionRecord
+from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
+from scoring.selectors import turno_record, turno_with_everything
+
+
+def _fail(code: str, message: str, **kw) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def _lock(turno: Turno | int) -> Turno:
+    """The turno, locked for this transaction, with everything the engine needs."""
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    # lock the row first (PostgreSQL); SQLite serialises writers with IMMEDIATE transactions
+    Turno.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
+    try:
+        return turno_with_everything(Turno.objects.filter(pk=pk)).get()
+    except Turno.DoesNotExist:
+        raise _fail("TURNO_MISSING", "turno inesistente") from None
+
+
+def _require_open(turno: Turno) -> None:
+    if not turno.is_open:
+        raise _fail(
+            "TURNO_CLOSED",
+            f"il turno {turno.label} è chiuso: per modificarlo va riaperto con una motivazione",
+        )
+
+
+def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
+    found = {p.name: p for p in Player.objects.filter(name__in=list(names))}
+    missing = [n for n in names if n not in found]
+    if missing:
+        raise RuleViolation(
+            [
+                Problem("PLAYER_UNKNOWN", f"{n!r} non è un giocatore del circolo", player=n)
+                for n in missing
+            ]
+        )
+    return found
+
+
+def _refresh_totals(turno: Turno) -> None:
+    """Running totals of every seat, from the engine, after any change to the turno."""
+    record = turno_record(turno)
+    score = score_turno(turno.season.ruleset, record, require_complete=False)
+    seats = list(turno.seats.all())
+    for seat in seats:
+        seat.total = score.totals.get(seat.player.name, 0)
+        seat.penalty_total = score.penalties.get(seat.player.name, 0)
+    Seat.objects.bulk_update(seats, ["total", "penalty_total"])
+
+
+@transaction.atomic
+def turno_start(
+    *,
+    season: Season,
+    date: dt.date,
+    players: Sequence[str],
+    first_dealer: str,
+    table: str = "",
+    number: int | None = None,
+    user=None,
+) -> Turno:
+    """Open a turno: the table's players in seat order and the first dealer (SPEC §3.1)."""
+    rules = season.ruleset
+    problems = check_turno_header(rules, list(players), first_dealer)
+    if problems:
+        raise RuleViolation(problems)
+    by_name = _players_by_name(players)
+    giornata, _ = Giornata.objects.get_or_create(season=season, date=date)
+    busy = (
+        Seat.objects.filter(turno__giornata=giornata, player__name__in=list(players))
+        .select_related("player", "turno")
+        .first()
+    )
+    if busy is not None:
+        raise _fail(
+            "PLAYER_TWICE_IN_GIORNATA",
+            f"{busy.player.name} gioca già il turno #{busy.turno.number} del {date:%d/%m/%Y}",
+            player=busy.player.name,
+            field="players",
+        )
+    if number is None:
+        number = (giornata.turni.aggregate(m=Max("number"))["m"] or 0) + 1
+    elif giornata.turni.filter(number=number).exists():
+        raise _fail("TURNO_DUPLICATE", f"esiste già il turno #{number} del {date:%d/%m/%Y}")
+    turno = Turno.objects.create(
+        season=season,
+        giornata=giornata,
+        number=number,
+        table=table,
+        first_dealer=by_name[first_dealer],
+        segretario=user if user is not None and user.is_authenticated else None,
+    )
+    Seat.objects.bulk_create(
+        Seat(turno=turno, player=by_name[name], position=i) for i, name in enumerate(players)
+    )
+    Enrollment.objects.bulk_create(
+        [Enrollment(season=season, player=by_name[name]) for name in players],
+        ignore_conflicts=True,
+    )
+    return turno
+
+
+@transaction.atomic
+def smazzata_record(
+    *,
+    turno: Turno | int,
+    game: str,
+    caller: str,
+    counts: Mapping[str, object],
+    trump: str | None = None,
+    number: int | None = None,
+    user=None,
+) -> Smazzata:
+    """Record the next smazzata of an open turno, scored by the engine.
+
+    ``number`` is the smazzata the segretario believes they are recording: if another segretario
+    recorded it first, nothing is written and the problem says so.
+    """
+    turno = _lock(turno)
+    _require_open(turno)
+    rules = turno.season.ruleset
+    record = turno_record(turno)
+    expected = len(record.smazzate) + 1
+    if number is not None and number != expected:
+        raise _fail(
+            "SMAZZATA_ALREADY_RECORDED",
+            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
+            "ricaricare la pagina",
+            smazzata=number,
+        )
+    sm = SmazzataRecord(game=game, caller=caller, result=dict(counts), trump=trump or None)
+    problems, forced = check_smazzata(rules, record, sm)
+    if problems:
+        raise RuleViolation(problems)
+    pts = score_smazzata(rules, record.players, game, caller, forced, sm.result)
+    seats = {s.player.name: s for s in turno.seats.all()}
+    dealer_name = record.first_dealer if not record.smazzate else record.smazzate[-1].caller
+    try:
+        with transaction.atomic():
+            smazzata = Smazzata.objects.create(
+                turno=turno,
+                number=expected,
+                game=game,
+                caller=seats[caller].player,
+                dealer=seats[dealer_name].player,
+                trump=(trump or "") if rules.games[game].trump else "",
+                forced=forced,
+                scazzata=pts.scazzata,
+                cappotto=seats[pts.cappotto].player if pts.cappotto else None,
+                recorded_by=user if user is not None and user.is_authenticated else None,
+            )
+    except IntegrityError:
+        raise _fail(
+            "SMAZZATA_ALREADY_RECORDED",
+            f"la smazzata {expected} è già stata registrata: ricaricare la pagina",
+            smazzata=expected,
+        ) from None
+    Result.objects.bulk_create(
+        Result(smazzata=smazzata, player=seats[name].player, count=sm.result[name], points=p)
+        for name, p in pts.points.items()
+    )
+    for name, seat in seats.items():
+        seat.total += pts.points[name]
+    Seat.objects.bulk_update(seats.values(), ["total"])
+    return smazzata
+
+
+@transaction.atomic
+def smazzata_undo(*, turno: Turno | int, number: int | None = None, user=None) -> int:
+    """Delete the last smazzata of an open turno (the segretario's undo). Returns its number."""
+    turno = _lock(turno)
+    _require_open(turno)
+    last = turno.smazzate.order_by("-number").first()
+    if last is None:
+        raise _fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
+    if number is not None and number != last.number:
+        raise _fail(
+            "NOT_LAST_SMAZZATA",
+            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
+            smazzata=number,
+        )
+    done = last.number
+    last.delete()
+    _refresh_totals(_lock(turno))
+    return done
+
+
+@transaction.atomic
+def smazzata_correct(
+    *,
+    turno: Turno | int,
+    game: str,
+    caller: str,
+    counts: Mapping[str, object],
+    trump: str | None = None,
+    user=None,
+) -> Smazzata:
+    """Replace the last smazzata: undo and record again, all or nothing."""
+    smazzata_undo(turno=turno, user=user)
+    return smazzata_record(
+        turno=turno, game=game, caller=caller, counts=counts, trump=trump, user=user
+    )
+
+
+@transaction.atomic
+def penalita_add(
+    *, turno: Turno | int, player: str, points: int, article: str, reason: str = "", user=None
+) -> Penalita:
+    turno = _lock(turno)
+    _require_open(turno)
+    record = turno_record(turno)
+    probe = TurnoRecord(
+        players=record.players,
+        first_dealer=record.first_dealer,
+        penalties=(Penalty(player, points, article, reason),),
+    )
+    problems = check_penalties_and_sanctions(probe)
+    if problems:
+        raise RuleViolation(problems)
+    seat = next(s for s in turno.seats.all() if s.player.name == player)
+    pen = Penalita.objects.create(
+        turno=turno,
+        player=seat.player,
+        points=points,
+        article=article.strip(),
+        reason=reason.strip(),
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+    _refresh_totals(_lock(turno))
+    return pen
+
+
+@transaction.atomic
+def penalita_remove(*, penalita: Penalita | int, user=None) -> None:
+    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
+    pen = Penalita.objects.filter(pk=pk).select_related("turno").first()
+    if pen is None:
+        raise _fail("PENALITA_MISSING", "penalità inesistente")
+    turno = _lock(pen.turno_id)
+    _require_open(turno)
+    pen.delete()
+    _refresh_totals(_lock(turno))
+
+
+@transaction.atomic
+def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> Sanction:
+    """Record a Retrocessione per contatore (applied when the turno closes)."""
+    turno = _lock(turno)
+    _require_open(turno)
+    record = turno_record(turno)
+    probe = TurnoRecord(
+        players=record.players,
+        first_dealer=record.first_dealer,
+        sanctions=(*record.sanctions, SanctionRecord(player, Sanction.CONTATORE, reason)),
+    )
+    problems = check_penalties_and_sanctions(probe)
+    if problems:
+        raise RuleViolation(problems)
+    seat = next(s for s in turno.seats.all() if s.player.name == player)
+    return Sanction.objects.create(
+        turno=turno,
+        player=seat.player,
+        reason=reason.strip(),
+        created_by=user if user is not None and user.is_authenticated else None,
+    )
+
+
+@transaction.atomic
+def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
+    pk = sanction.pk if isinstance(sanction, Sanction) else sanction
+    s = Sanction.objects.filter(pk=pk).first()
+    if s is None:
+        raise _fail("SANCTION_MISSING", "sanzione inesistente")
+    _require_open(_lock(s.turno_id))
+    s.delete()
+
+
+@transaction.atomic
+def turno_close(
+    *, turno: Turno | int, tiebreak: Sequence[str] = (), user=None, recompute: bool = True
+) -> Turno:
+    """Close a complete turno: places (with the spareggio), ratios, then the season from its
+    giornata on: series, titles, league points, absences, standings (SPEC §7-§8)."""
+    from scoring.services.season import season_recompute
+
+    turno = _lock(turno)
+    _require_open(turno)
+    rules = turno.season.ruleset
+    record = turno_record(turno, tiebreak=list(tiebreak))
+    score = score_turno(rules, record, require_complete=True)
+    if score.problems:
+        raise RuleViolation(score.problems)
+    assert score.places is not None and score.ratios is not None
+    rank = {name: i + 1 for i, name in enumerate(record.tiebreak)}
+    seats = list(turno.seats.all())
+    for seat in seats:
+        name = seat.player.name
+        seat.total = score.totals[name]
+        seat.penalty_total = score.penalties[name]
+        seat.place = score.places[name]
+        seat.ratio = score.ratios[name]
+        seat.tiebreak_rank = rank.get(name)
+    # places are unique per turno: clear then set, so a swap never trips the constraint
+    Seat.objects.filter(turno=turno).update(place=None)
+    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "tiebreak_rank"])
+    turno.status = Turno.CHIUSO
+    turno.closed_at = timezone.now()
+    turno.closed_by = user if user is not None and user.is_authenticated else None
+    turno.winner = next(s.player for s in seats if s.place == 1)
+    if turno.verbale_number is None:
+        last = Turno.objects.filter(season=turno.season).aggregate(m=Max("verbale_number"))["m"]
+        turno.verbale_number = (last or 0) + 1
+    turno.save()
+    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
+    if recompute:
+        season_recompute(season=turno.season, since=turno.giornata.date)
+    return turno
+
+
+@transaction.atomic
+def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
+    """Reopen a closed turno with a reason (kept); the season is recomputed from its giornata."""
+    from scoring.services.season import season_recompute
+
+    turno = _lock(turno)
+    if turno.is_open:
+        raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
+    if not reason or not reason.strip():
+        raise _fail(
+            "REOPEN_REASON", "per riaprire un turno chiuso serve una motivazione", field="reason"
+        )
+    turno.status = Turno.IN_CORSO
+    turno.closed_at = None
+    turno.winner = None
+    turno.save()
+    Seat.objects.filter(turno=turno).update(
+        place=None, ratio=None, series_before="", series_after="", titles=[], league_points=None
+    )
+    TitleAward.objects.filter(seat__turno=turno).delete()
+    TurnoEvent.objects.create(
+        turno=turno,
+        kind=TurnoEvent.REOPEN,
+        reason=reason.strip(),
+        user=user if user is not None and user.is_authenticated else None,
+    )
+    season_recompute(season=turno.season, since=turno.giornata.date)
+    return turno
+
+
+def turno_delete(*, turno: Turno | int, user=None) -> None:
+    """Delete an open turno with no smazzate (a turno started by mistake)."""
+    with transaction.atomic():
+        turno = _lock(turno)
+        _require_open(turno)
+        if turno.smazzate.exists():
+            raise _fail(
+                "TURNO_NOT_EMPTY",
+                "si può eliminare solo un turno senza smazzate: annullarle prima",
+            )
+        giornata = turno.giornata
+        turno.delete()
+        if not giornata.turni.exists():
+            giornata.delete()
+
+
+@transaction.atomic
+def rescore_turno(*, turno: Turno | int) -> None:
+    """Score every smazzata of a turno again (after a rule set change), and its places."""
+    turno = _lock(turno)
+    rules = turno.season.ruleset
+    record = turno_record(turno)
+    score = score_turno(rules, record, require_complete=not turno.is_open)
+    if score.problems:
+        raise RuleViolation([p.in_turno(turno.label) for p in score.problems])
+    by_number = {s.number: s for s in score.smazzate}
+    players = {s.player.name: s.player for s in turno.seats.all()}
+    smazzate, results = [], []
+    for sm in turno.smazzate.all():
+        scored = by_number[sm.number]
+        sm.forced, sm.scazzata = scored.forced, scored.scazzata
+        sm.cappotto = players[scored.cappotto] if scored.cappotto else None
+        smazzate.append(sm)
+        for r in sm.results.all():
+            r.points = scored.points[r.player.name]
+            results.append(r)
+    Smazzata.objects.bulk_update(smazzate, ["forced", "scazzata", "cappotto"])
+    Result.objects.bulk_update(results, ["points"])
+    seats = list(turno.seats.all())
+    for seat in seats:
+        name = seat.player.name
+        seat.total, seat.penalty_total = score.totals[name], score.penalties[name]
+        if score.places is not None:
+            seat.place, seat.ratio = score.places[name], score.ratios[name]
+    Seat.objects.filter(turno=turno).update(place=None)
+    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio"])
+    if score.places is not None:
+        turno.winner = next(players[n] for n, p in score.places.items() if p == 1)
+        turno.save(update_fields=["winner"])
