@@ -104,7 +104,12 @@ def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
             Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
         )
     code = data.get("ruleset", "caf")
-    if rules is None:
+    if rules is None and isinstance(data.get("rules"), dict):
+        try:
+            rules = RuleSet.from_dict(data["rules"])
+        except RuleSetError as exc:
+            problems.append(Problem("RULESET", f"regolamento non valido: {exc}"))
+    if rules is None and not problems:
         try:
             rules = get_ruleset(code) if isinstance(code, str) else None
         except RuleSetError:

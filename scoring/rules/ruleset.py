@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -175,11 +176,11 @@ class Deck:
     players: int
     removed: tuple[str, ...]
 
-    @property
+    @cached_property
     def cards(self) -> tuple[str, ...]:
         return tuple(r + s for s in SUITS for r in RANKS if r + s not in self.removed)
 
-    @property
+    @cached_property
     def hand(self) -> int:
         """C: cards per hand, which is also the number of tricks of a deal."""
         return len(self.cards) // self.players
@@ -242,11 +243,11 @@ class RuleSet:
     def max_players(self) -> int:
         return max(self.decks)
 
-    @property
+    @cached_property
     def negative_games(self) -> tuple[str, ...]:
         return tuple(c for c, g in self.games.items() if g.phase == NEGATIVE)
 
-    @property
+    @cached_property
     def positive_games(self) -> tuple[str, ...]:
         return tuple(c for c, g in self.games.items() if g.phase == POSITIVE)
 

@@ -413,7 +413,8 @@ def score_turno(rules: RuleSet, turno: TurnoRecord, *, require_complete: bool = 
         )
 
     complete = progress.complete and len(turno.smazzate) == progress.total
-    if require_complete and not complete:
+    # too many smazzate is TURNO_TOO_MANY_SMAZZATE (from the call check), not "incomplete"
+    if require_complete and not complete and len(turno.smazzate) < progress.total:
         problems.append(
             Problem(
                 "TURNO_INCOMPLETE",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.conf import settings
@@ -27,6 +28,7 @@ from scoring.rules.interchange import (
     loads,
     parse_document,
     score_document,
+    turno_to_input,
 )
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.season import season_create, season_recompute
@@ -180,3 +182,121 @@ def season_export(*, season: Season, include_open: bool = False) -> dict[str, An
         .values_list("player__name", flat=True)
     )
     return input_document(season.name, roster, turni, season.ruleset_code)
+
+
+BACKUP_FORMAT = "kingclub/v1-backup"
+
+
+def backup_document() -> dict[str, Any]:
+    """Every member and every season (its own rule set, closed and open turni)."""
+    seasons = []
+    for season in Season.objects.order_by("created_at", "pk"):
+        doc = season_export(season=season)
+        doc["rules"] = season.rules
+        doc["current"] = season.is_current
+        doc["tables"] = {
+            f"{t.giornata.date.isoformat()}#{t.number}": t.table
+            for t in Turno.objects.filter(season=season).select_related("giornata")
+            if t.table
+        }
+        open_qs = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
+        doc["open_turni"] = [
+            turno_to_input(turno_record(t))
+            for t in turno_with_everything(open_qs.order_by("giornata__date", "number"))
+        ]
+        seasons.append(doc)
+    return {
+        "format": BACKUP_FORMAT,
+        "members": [{"name": p.name, "active": p.active} for p in Player.objects.order_by("name")],
+        "seasons": seasons,
+    }
+
+
+def database_is_empty() -> bool:
+    return not (Season.objects.exists() or Player.objects.exists())
+
+
+@transaction.atomic
+def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]:
+    """Restore a backup; refuses a non-empty database unless ``force`` (which wipes it)."""
+    from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
+
+    if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
+        raise RuleViolation([Problem("FORMAT", f"non è un backup {BACKUP_FORMAT}")])
+    if not database_is_empty():
+        if not force:
+            raise RuleViolation(
+                [
+                    Problem(
+                        "DATABASE_NOT_EMPTY",
+                        "il database contiene già dati: il ripristino li sovrascriverebbe "
+                        "(usare --force per cancellarli)",
+                    )
+                ]
+            )
+        _wipe()
+    members = data.get("members") or []
+    Player.objects.bulk_create(
+        [Player(name=m["name"], active=bool(m.get("active", True))) for m in members]
+    )
+    restored = []
+    for doc in data.get("seasons") or []:
+        season = season_import(data=doc, user=user, current=bool(doc.get("current")))
+        for key, table in (doc.get("tables") or {}).items():
+            date, number = key.split("#")
+            Turno.objects.filter(season=season, giornata__date=date, number=int(number)).update(
+                table=table
+            )
+        for t in doc.get("open_turni") or []:
+            turno = turno_start(
+                season=season,
+                date=dt.date.fromisoformat(t["date"]),
+                players=t["players"],
+                first_dealer=t["first_dealer"],
+                number=t["number"],
+                table=(doc.get("tables") or {}).get(f"{t['date']}#{t['number']}", ""),
+                user=user,
+            )
+            for k, sm in enumerate(t["smazzate"], start=1):
+                smazzata_record(
+                    turno=turno,
+                    game=sm["game"],
+                    caller=sm["caller"],
+                    counts=sm["result"],
+                    trump=sm.get("trump"),
+                    number=k,
+                    user=user,
+                )
+            for p in t.get("penalties") or []:
+                penalita_add(
+                    turno=turno,
+                    player=p["player"],
+                    points=p["points"],
+                    article=p["article"],
+                    reason=p.get("reason", ""),
+                    user=user,
+                )
+            for s in t.get("sanctions") or []:
+                sanction_add(turno=turno, player=s["player"], reason=s["reason"], user=user)
+        restored.append(season)
+    return restored
+
+
+def _wipe() -> None:
+    from scoring.models import (
+        Absence,
+        Standing,
+        TitleAward,
+        TurnoEvent,
+    )
+
+    for model in (Absence, Standing, TitleAward, TurnoEvent, Result, Penalita, Sanction):
+        model.objects.all().delete()
+    Smazzata.objects.all().delete()
+    Seat.objects.all().delete()
+    Turno.objects.all().delete()
+    Giornata.objects.all().delete()
+    Enrollment.objects.all().delete()
+    SeasonEvent.objects.all().delete()
+    Season.objects.all().delete()
+    Player.objects.all().delete()

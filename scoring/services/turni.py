@@ -318,16 +318,23 @@ def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
 
 @transaction.atomic
 def turno_close(
-    *, turno: Turno | int, tiebreak: Sequence[str] = (), user=None, recompute: bool = True
+    *,
+    turno: Turno | int,
+    tiebreak: Sequence[str] | None = None,
+    user=None,
+    recompute: bool = True,
 ) -> Turno:
     """Close a complete turno: places (with the spareggio), ratios, then the season from its
-    giornata on: series, titles, league points, absences, standings (SPEC §7-§8)."""
+    giornata on: series, titles, league points, absences, standings (SPEC §7-§8).
+
+    ``tiebreak`` is the spareggio order; None keeps the one recorded before (after a reopen).
+    """
     from scoring.services.season import season_recompute
 
     turno = _lock(turno)
     _require_open(turno)
     rules = turno.season.ruleset
-    record = turno_record(turno, tiebreak=list(tiebreak))
+    record = turno_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
     score = score_turno(rules, record, require_complete=True)
     if score.problems:
         raise RuleViolation(score.problems)

@@ -1,0 +1,36 @@
+"""Load a kingclub/v1 document into the database: all or nothing."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from scoring.models import Turno
+from scoring.rules import RuleViolation
+from scoring.services.interchange import read_document, season_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a season from a kingclub/v1 JSON document (its turni closed), in one transaction."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
+
+    def handle(self, *args, **options) -> None:
+        path = options["file"]
+        try:
+            raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        try:
+            season = season_import(data=read_document(raw))
+        except RuleViolation as exc:
+            for problem in exc.problems:
+                self.stderr.write(problem.describe())
+            raise CommandError(f"nothing imported: {len(exc.problems)} problem(s)") from None
+        turni = Turno.objects.filter(season=season).count()
+        self.stdout.write(f"imported season {season.name}: {turni} turni")

@@ -1,0 +1,306 @@
+"""The one row source of the official documents.
+
+:func:`verbale` yields the Verbale di Turno and :func:`classifica` the Classifica Generale; the
+HTML pages, the PDFs and the workbooks all render these, so every number comes from one place
+(stored by the engine when the turno changed).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.conf import settings
+from django.db.models import Max
+
+from scoring.models import Giornata, Season, Standing, Turno
+from scoring.rules import SeasonState, rank_classifica
+from scoring.rules.ruleset import SUIT_SYMBOLS, TITLE_ORDER
+
+TITLE_LABELS = {
+    "SCUDETTO": "Scudetto",
+    "COPPA_CAMPIONI": "Coppa dei Campioni",
+    "INTERCONTINENTALE": "Coppa Intercontinentale",
+    "UEFA": "Coppa UEFA",
+    "MITROPA": "Mitropa Cup",
+    "COPPA_ITALIA": "Coppa Italia",
+    "RETROCESSIONE": "Retrocessione",
+    "RETROCESSIONE_CONTATORE": "Retrocessione per contatore",
+}
+TITLE_SHORT = {
+    "SCUDETTO": "Scu",
+    "COPPA_CAMPIONI": "CdC",
+    "INTERCONTINENTALE": "Int",
+    "UEFA": "UEFA",
+    "MITROPA": "Mit",
+    "COPPA_ITALIA": "CI",
+    "RETROCESSIONE": "Retr",
+    "RETROCESSIONE_CONTATORE": "RetrC",
+}
+GAME_SHORT = {"NQS": "NQ♠", "NH": "N♥"}
+SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}
+RED_SUITS = {"H", "D"}
+
+
+def game_label(code: str) -> str:
+    """The game as the club writes it: NJ, NK, NJK, NQ♠, N♥, NU2, NF, DOMINO..."""
+    return GAME_SHORT.get(code, code)
+
+
+@dataclass(frozen=True)
+class Cell:
+    count: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Row:
+    number: int
+    game: str
+    game_label: str
+    game_name: str
+    trump: str  # "" or S/H/D/C
+    trump_symbol: str
+    trump_red: bool
+    dealer: str
+    caller: str
+    forced: bool
+    scazzata: bool
+    cappotto: str | None
+    cells: tuple[Cell, ...]  # seat order
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    player: str
+    player_id: int
+    position: int
+    smazzate_points: int
+    penalty: int
+    total: int
+    place: int | None
+    ratio: Decimal | None
+    series_before: str
+    series_after: str
+    titles: tuple[tuple[str, str, Decimal], ...]  # (code, label, value)
+    league_points: Decimal | None
+
+
+@dataclass(frozen=True)
+class PenaltyLine:
+    id: int
+    player: str
+    points: int
+    article: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Verbale:
+    club: str
+    season: str
+    turno_id: int
+    date: dt.date
+    number: int
+    table: str
+    verbale_number: int | None
+    status: str
+    closed: bool
+    first_dealer: str
+    segretario: str
+    closed_at: dt.datetime | None
+    seats: tuple[SeatLine, ...]
+    rows: tuple[Row, ...]
+    penalties: tuple[PenaltyLine, ...]
+    sanctions: tuple[PenaltyLine, ...] = field(default=())
+    smazzate_total: int = 0
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(s.player for s in self.seats)
+
+    @property
+    def by_place(self) -> tuple[SeatLine, ...]:
+        return tuple(sorted(self.seats, key=lambda s: (s.place or 99, s.position)))
+
+
+def _user_name(user) -> str:
+    if user is None:
+        return ""
+    return user.get_full_name() or user.get_username()
+
+
+def verbale(turno: Turno) -> Verbale:
+    """The Verbale di Turno of a turno loaded with :func:`selectors.turno_with_everything`."""
+    rules = turno.season.ruleset
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    index = {s.player_id: i for i, s in enumerate(seats)}
+    rows = []
+    sums = [0] * len(seats)
+    for sm in sorted(turno.smazzate.all(), key=lambda s: s.number):
+        cells = [Cell(0, 0)] * len(seats)
+        for r in sm.results.all():
+            cells[index[r.player_id]] = Cell(r.count, r.points)
+            sums[index[r.player_id]] += r.points
+        rule = rules.games.get(sm.game)
+        rows.append(
+            Row(
+                number=sm.number,
+                game=sm.game,
+                game_label=game_label(sm.game),
+                game_name=rule.name if rule else sm.game,
+                trump=sm.trump,
+                trump_symbol=SUIT_SYMBOLS.get(sm.trump, ""),
+                trump_red=sm.trump in RED_SUITS,
+                dealer=sm.dealer.name,
+                caller=sm.caller.name,
+                forced=sm.forced,
+                scazzata=sm.scazzata,
+                cappotto=sm.cappotto.name if sm.cappotto_id else None,
+                cells=tuple(cells),
+            )
+        )
+    lines = tuple(
+        SeatLine(
+            player=s.player.name,
+            player_id=s.player_id,
+            position=s.position,
+            smazzate_points=sums[i],
+            penalty=s.penalty_total,
+            total=s.total,
+            place=s.place,
+            ratio=s.ratio,
+            series_before=s.series_before,
+            series_after=s.series_after,
+            titles=tuple(
+                (code, TITLE_LABELS.get(code, code), rules.titles.get(code, Decimal(0)))
+                for code in s.titles
+            ),
+            league_points=s.league_points,
+        )
+        for i, s in enumerate(seats)
+    )
+    return Verbale(
+        club=settings.CLUB_NAME,
+        season=turno.season.name,
+        turno_id=turno.pk,
+        date=turno.giornata.date,
+        number=turno.number,
+        table=turno.table,
+        verbale_number=turno.verbale_number,
+        status=turno.get_status_display(),
+        closed=not turno.is_open,
+        first_dealer=turno.first_dealer.name,
+        segretario=_user_name(turno.segretario) or _user_name(turno.closed_by),
+        closed_at=turno.closed_at,
+        seats=lines,
+        rows=tuple(rows),
+        penalties=tuple(
+            PenaltyLine(p.pk, p.player.name, p.points, p.article, p.reason)
+            for p in turno.penalita.all()
+        ),
+        sanctions=tuple(
+            PenaltyLine(s.pk, s.player.name, 0, "", s.reason) for s in turno.sanctions.all()
+        ),
+        smazzate_total=rules.smazzate_count(len(seats)),
+    )
+
+
+@dataclass(frozen=True)
+class ClassificaRow:
+    place: int
+    player: str
+    player_id: int | None
+    score: Decimal
+    series: str
+    series_label: str
+    turni: int
+    absences: int
+    scudetti: int
+    titles: dict[str, int]
+    average: Decimal | None
+    previous_place: int | None
+    previous_series: str
+    series_movement: int = 0  # +1 promoted, -1 relegated at the last giornata
+
+    @property
+    def movement(self) -> int | None:
+        """Places gained (+) or lost (-) since the previous giornata."""
+        return None if self.previous_place is None else self.previous_place - self.place
+
+
+def _series_move(rules, before: str, now: str) -> int:
+    codes = rules.series_codes()
+    if before not in codes or now not in codes or before == now:
+        return 0
+    return 1 if codes.index(now) < codes.index(before) else -1
+
+
+def _average(score: Decimal, turni: int, absences: int) -> Decimal | None:
+    n = turni + absences
+    return (score / n).quantize(Decimal("0.01")) if n else None
+
+
+def classifica(season: Season) -> list[ClassificaRow]:
+    """The stored Classifica Generale of a season, in display order (one query)."""
+    rules = season.ruleset
+    rows = []
+    for st in Standing.objects.filter(season=season).select_related("player"):
+        rows.append(
+            ClassificaRow(
+                place=st.place,
+                player=st.player.name,
+                player_id=st.player_id,
+                score=st.score,
+                series=st.series,
+                series_label=rules.series_label(st.series),
+                turni=st.turni,
+                absences=st.absences,
+                scudetti=st.scudetti,
+                titles={c: st.titles.get(c, 0) for c in TITLE_ORDER},
+                average=_average(st.score, st.turni, st.absences),
+                previous_place=st.previous_place,
+                previous_series=st.previous_series,
+                series_movement=_series_move(rules, st.previous_series, st.series),
+            )
+        )
+    return rows
+
+
+def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:
+    """The Classifica Generale as it stood after the giornata of ``date``."""
+    from scoring.services.season import standings_aggregate
+
+    rules = season.ruleset
+    giornata = (
+        Giornata.objects.filter(season=season, date__lte=date, lowest__isnull=False)
+        .order_by("-date")
+        .first()
+    )
+    state = SeasonState.from_dict(giornata.state_after if giornata else None)
+    ranked = rank_classifica(standings_aggregate(season, before=date + dt.timedelta(days=1)))
+    return [
+        ClassificaRow(
+            place=place,
+            player=row.player,
+            player_id=None,
+            score=row.score,
+            series=state.series.get(row.player, rules.start_series),
+            series_label=rules.series_label(state.series.get(row.player, rules.start_series)),
+            turni=row.turni,
+            absences=row.absences,
+            scudetti=row.scudetti,
+            titles={c: row.titles.get(c, 0) for c in TITLE_ORDER},
+            average=_average(row.score, row.turni, row.absences),
+            previous_place=None,
+            previous_series="",
+        )
+        for place, row in ranked
+    ]
+
+
+def last_closed_date(season: Season) -> dt.date | None:
+    return Turno.objects.filter(season=season, status=Turno.CHIUSO).aggregate(
+        m=Max("giornata__date")
+    )["m"]
