@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "django_filters",
     "django_htmx",
     "simple_history",
+    "axes",
     "scoring",
 ]
 
@@ -73,7 +74,19 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# failed logins: after AXES_FAILURE_LIMIT failures the username+address pair waits an hour
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", 5))
+AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", 1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
 
 ROOT_URLCONF = "kingclub.urls"
 

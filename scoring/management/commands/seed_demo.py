@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
@@ -40,6 +43,9 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             self._users()
+            # last season: the small season checked by hand (fixtures/season-hand.json)
+            hand = Path(settings.BASE_DIR) / "fixtures" / "season-hand.json"
+            season_import(data=json.loads(hand.read_text(encoding="utf-8")), current=False)
             doc = simulated_season(
                 name="2026-27",
                 players=DEMO_MEMBERS,
