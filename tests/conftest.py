@@ -57,3 +57,19 @@ def admin_user(db, django_user_model):
 def segretario_client(client, segretario):
     client.force_login(segretario)
     return client
+
+
+def dump_database() -> str:
+    """A full dump of the club's data (to compare before and after a rejected request)."""
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("dumpdata", "scoring", "auth.user", stdout=out, indent=None)
+    return out.getvalue()
+
+
+@pytest.fixture
+def db_dump(db):
+    return dump_database

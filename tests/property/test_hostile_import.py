@@ -1,0 +1,140 @@
+"""Random and hostile documents fed to the importer: never a crash, never an impossible
+season stored, the database unchanged after every rejected document."""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.demo import simulated_season
+from scoring.rules import RuleViolation
+from scoring.rules.interchange import parse_document, score_document
+from scoring.services.interchange import read_document, season_import
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+BASE = simulated_season(name="base", players=PLAYERS, giornate=2, seed=3, attendance=1.0)
+
+json_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**6), max_value=10**6),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),
+)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _paths(obj, prefix=()):
+    yield prefix
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _paths(v, (*prefix, i))
+
+
+PATHS = [p for p in _paths(BASE) if p]
+
+
+def _set(doc, path, value):
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(mutations=st.lists(st.tuples(st.sampled_from(PATHS), json_value), min_size=1, max_size=3))
+def test_mutated_documents_are_stored_whole_or_not_at_all(db_dump, mutations):
+    doc = copy.deepcopy(BASE)
+    for path, value in mutations:
+        try:
+            _set(doc, path, value)
+        except (KeyError, IndexError, TypeError):
+            pass
+    doc["season"] = f"fuzz-{uuid.uuid4().hex}"  # examples share one database
+    before = db_dump()
+    try:
+        # what the engine alone says of the document
+        score_document(parse_document(copy.deepcopy(doc)))
+        valid = True
+    except RuleViolation:
+        valid = False
+    try:
+        season = season_import(data=doc)
+    except RuleViolation as exc:
+        assert not valid
+        assert exc.problems and all(p.message for p in exc.problems)
+        assert db_dump() == before
+    else:
+        assert valid
+        assert season.turni.count() == len(doc["turni"])
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=json_value)
+def test_random_json_is_refused_cleanly(db_dump, data):
+    before = db_dump()
+    with pytest.raises(RuleViolation):
+        season_import(data=data)
+    assert db_dump() == before
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        (b"\xff\xfe garbage", "JSON_ENCODING"),
+        (b"[" * 100 + b"]" * 100, "JSON_DEPTH"),
+        (
+            json.dumps(
+                {
+                    "a": {
+                        "b": {
+                            "c": {
+                                "d": {
+                                    "e": {"f": {"g": {"h": {"i": {"j": {"k": {"l": {"m": 1}}}}}}}}
+                                }
+                            }
+                        }
+                    }
+                }
+            ).encode(),
+            "JSON_DEPTH",
+        ),
+        (b'{"format": "kingclub/v1", "turni": [', "JSON_SYNTAX"),
+    ],
+)
+def test_unreadable_documents_are_named(raw, code):
+    with pytest.raises(RuleViolation) as exc:
+        read_document(raw)
+    assert exc.value.problems[0].code == code
+
+
+def test_oversized_document_is_refused(settings):
+    settings.KINGCLUB_MAX_IMPORT_BYTES = 1000
+    with pytest.raises(RuleViolation) as exc:
+        read_document(b" " * 1001)
+    assert exc.value.problems[0].code == "JSON_TOO_LARGE"
+    assert "1001" in exc.value.problems[0].message
