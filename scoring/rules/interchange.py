@@ -91,6 +91,16 @@ def _str_list(value: Any, what: str, problems: list[Problem], turno: str | None)
     return list(value)
 
 
+def _items(value: Any, what: str, problems: list[Problem], turno: str) -> list[dict]:
+    """A list of objects (penalties, sanctions); anything else is a FORMAT problem."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        problems.append(Problem("FORMAT", f"{what}: deve essere una lista di oggetti", turno=turno))
+        return []
+    return value
+
+
 def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
     """A ``kingclub/v1`` input document as engine records; raises RuleViolation on any problem.
 
@@ -180,26 +190,34 @@ def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | N
             trump = None
         smazzate.append(SmazzataRecord(game, caller, dict(s["result"]), trump))
     penalties: list[Penalty] = []
-    for p in t.get("penalties") or []:
-        if not isinstance(p, dict):
-            problems.append(Problem("FORMAT", "penalties: voce non valida", turno=label))
+    for p in _items(t.get("penalties"), "penalties", problems, label):
+        if not isinstance(p.get("player"), str) or not isinstance(p.get("points"), int):
+            problems.append(
+                Problem(
+                    "FORMAT", "penalties: servono player (testo) e points (intero)", turno=label
+                )
+            )
             continue
         penalties.append(
             Penalty(
-                player=p.get("player"),
-                points=p.get("points"),
+                player=p["player"],
+                points=p["points"],
                 article=str(p.get("article") or ""),
                 reason=str(p.get("reason") or ""),
             )
         )
     sanctions: list[Sanction] = []
-    for s in t.get("sanctions") or []:
-        if not isinstance(s, dict):
-            problems.append(Problem("FORMAT", "sanctions: voce non valida", turno=label))
+    for s in _items(t.get("sanctions"), "sanctions", problems, label):
+        if not isinstance(s.get("player"), str) or not isinstance(
+            s.get("kind", "RETROCESSIONE_CONTATORE"), str
+        ):
+            problems.append(
+                Problem("FORMAT", "sanctions: servono player e kind (testi)", turno=label)
+            )
             continue
         sanctions.append(
             Sanction(
-                player=s.get("player"),
+                player=s["player"],
                 kind=s.get("kind", "RETROCESSIONE_CONTATORE"),
                 reason=str(s.get("reason") or ""),
             )

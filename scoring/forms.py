@@ -1,0 +1,343 @@
+"""The segretario's forms: they parse input; the engine (via the services) decides what is legal.
+
+Every rule check stays in :mod:`scoring.rules`: a form only turns POST data into the arguments of
+a service, and puts the service's :class:`~scoring.rules.Problem` list back next to its fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django import forms
+from django.utils import timezone
+
+from scoring.models import Player, Season
+from scoring.rules import Problem, RuleSet
+from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
+
+MAX_SEATS = 7
+
+# What the segretario counts per player, as the club says it (SPEC §2).
+COUNT_UNITS = {
+    "jacks": "fanti",
+    "kings": "re",
+    "jacks_kings": "fanti e re",
+    "queen_spades": "donna di picche (1 = presa)",
+    "hearts": "cuori",
+    "last_two_tricks": "ultime due mani",
+    "tricks": "mani",
+    "cards_left": "carte in mano",
+}
+SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}
+PENALTY_ARTICLES = [
+    ("6", "Art. 6"),
+    ("9", "Art. 9"),
+    ("15", "Art. 15"),
+    ("16", "Art. 16"),
+    ("altro", "Altro"),
+]
+
+
+def count_unit(rules: RuleSet, game: str | None) -> str:
+    rule = rules.games.get(game or "")
+    return COUNT_UNITS.get(rule.counts, rule.counts) if rule else ""
+
+
+def _numeric(attrs: dict | None = None) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*", **(attrs or {})})
+
+
+class ProblemFormMixin:
+    """Puts the engine's problems next to the form fields they belong to."""
+
+    field_map: dict[str, str] = {}
+
+    def field_for(self, problem: Problem) -> str | None:
+        return self.field_map.get(problem.field or "")
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            name = self.field_for(problem)
+            self.add_error(name if name in self.fields else None, problem.message)  # type: ignore[attr-defined]
+
+
+# -- start a turno -----------------------------------------------------------------------------
+class TurnoStartForm(ProblemFormMixin, forms.Form):
+    """Season, date, table, up to seven seats in counterclockwise order, the first dealer."""
+
+    season = forms.ModelChoiceField(
+        queryset=Season.objects.all(), label="Stagione", empty_label=None
+    )
+    date = forms.DateField(
+        label="Data", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    table = forms.CharField(
+        label="Tavolo", required=False, max_length=40, help_text="Facoltativo, es. «Tavolo 2»."
+    )
+    first_dealer_seat = forms.TypedChoiceField(
+        label="Primo mazziere",
+        choices=[(i, f"Posto {i}") for i in range(1, MAX_SEATS + 1)],
+        coerce=int,
+        initial=1,
+        help_text="Chi ha estratto la carta più alta.",
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        members = Player.objects.filter(active=True).order_by("name")
+        for i in range(1, MAX_SEATS + 1):
+            self.fields[f"seat_{i}"] = forms.ModelChoiceField(
+                queryset=members,
+                required=False,
+                label=f"Posto {i}",
+                empty_label="— vuoto —",
+            )
+            self.fields[f"seat_{i}_new"] = forms.CharField(
+                required=False,
+                max_length=60,
+                label=f"Posto {i}: nuovo socio",
+                widget=forms.TextInput(attrs={"placeholder": "oppure nuovo socio", "size": 16}),
+            )
+        self.fields["seat_1"].widget.attrs["autofocus"] = True
+        self.fields["season"].initial = (
+            Season.objects.filter(is_current=True).first() or Season.objects.first()
+        )
+        self.fields["date"].initial = timezone.localdate()
+        self.seat_names: list[tuple[int, str]] = []  # (seat number, player name), filled only
+        self.new_names: list[str] = []
+        self.players_errors: list[str] = []  # about the seats as a whole (e.g. how many)
+
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        return [(i, self[f"seat_{i}"], self[f"seat_{i}_new"]) for i in range(1, MAX_SEATS + 1)]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        existing = {p.name.casefold(): p.name for p in Player.objects.all()}
+        self.seat_names, self.new_names = [], []
+        for i in range(1, MAX_SEATS + 1):
+            chosen: Player | None = data.get(f"seat_{i}")
+            typed = " ".join((data.get(f"seat_{i}_new") or "").split())
+            if chosen is not None and typed:
+                self.add_error(
+                    f"seat_{i}_new",
+                    "scegliere un socio dall'elenco oppure scrivere un nuovo nome, non entrambi",
+                )
+                continue
+            if chosen is not None:
+                self.seat_names.append((i, chosen.name))
+            elif typed:
+                name = existing.get(typed.casefold())
+                if name is None:
+                    name = typed
+                    self.new_names.append(typed)
+                self.seat_names.append((i, name))
+        dealer_seat = data.get("first_dealer_seat")
+        if dealer_seat is not None and dealer_seat not in {i for i, _ in self.seat_names}:
+            self.add_error(
+                "first_dealer_seat", f"il posto {dealer_seat} è vuoto: scegliere il primo mazziere"
+            )
+        return data
+
+    @property
+    def players(self) -> list[str]:
+        return [name for _, name in self.seat_names]
+
+    @property
+    def first_dealer(self) -> str:
+        seat = self.cleaned_data["first_dealer_seat"]
+        return next(name for i, name in self.seat_names if i == seat)
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            name = self.field_for(problem)
+            if name is None and problem.field == "players":
+                self.players_errors.append(problem.message)
+            else:
+                self.add_error(name, problem.message)
+
+    def field_for(self, problem: Problem) -> str | None:
+        if problem.field == "first_dealer":
+            return "first_dealer_seat"
+        if problem.player is not None:
+            seats = [i for i, name in self.seat_names if name == problem.player]
+            if seats:
+                # a duplicate is reported on its second seat, anything else on the first
+                i = seats[-1] if problem.code == "PLAYER_DUPLICATE" else seats[0]
+                chosen = self.cleaned_data.get(f"seat_{i}")
+                return f"seat_{i}" if chosen is not None else f"seat_{i}_new"
+        return None
+
+
+# -- a smazzata ----------------------------------------------------------------------------------
+class SmazzataForm(ProblemFormMixin, forms.Form):
+    """The call (chiamante, game, trump) and one count per player, in seat order.
+
+    Fields accept every player and every game of the rule set: legality is the engine's, so an
+    illegal call gets the engine's Italian message rather than a generic "invalid choice".
+    """
+
+    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, rules: RuleSet, players: Sequence[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        self.players = tuple(players)
+        self.fields["caller"] = forms.ChoiceField(
+            label="Chiamante",
+            choices=[(p, p) for p in self.players],
+            widget=forms.RadioSelect,
+            error_messages={"required": "scegliere il chiamante"},
+        )
+        self.fields["game"] = forms.ChoiceField(
+            label="Gioco",
+            choices=[(code, g.name) for code, g in rules.games.items()],
+            widget=forms.RadioSelect,
+            error_messages={
+                "required": "scegliere il gioco",
+                "invalid_choice": "gioco sconosciuto: %(value)s",
+            },
+        )
+        self.fields["trump"] = forms.ChoiceField(
+            label="Briscola",
+            choices=[("", "—")] + [(s, f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}") for s in SUITS],
+            required=False,
+            widget=forms.RadioSelect,
+        )
+        for i, p in enumerate(self.players):
+            self.fields[self.count_name(i)] = forms.IntegerField(
+                label=p,
+                required=False,
+                widget=_numeric({"min": 0}),
+                error_messages={"invalid": f"il risultato di {p} deve essere un numero intero"},
+            )
+        self.count_errors: list[str] = []
+
+    @staticmethod
+    def count_name(position: int) -> str:
+        return f"count_{position}"
+
+    def value(self, name: str) -> str:
+        v = self[name].value()
+        return "" if v is None else str(v)
+
+    def counts(self) -> dict[str, int]:
+        """Counts as typed; an empty one is left out so the engine names it as missing."""
+        out: dict[str, int] = {}
+        for i, p in enumerate(self.players):
+            v = self.cleaned_data.get(self.count_name(i))
+            if v is not None:
+                out[p] = v
+        return out
+
+    def trump(self) -> str | None:
+        rule = self.rules.games.get(self.cleaned_data.get("game") or "")
+        if rule is None or not rule.trump:
+            return None  # a suit left selected for another game is not part of the call
+        return self.cleaned_data.get("trump") or None
+
+    def add_problems(self, problems: Iterable[Problem]) -> None:
+        for problem in problems:
+            if problem.field in ("game", "caller", "trump"):
+                self.add_error(problem.field, problem.message)
+            elif problem.field == "result" and problem.player in self.players:
+                self.add_error(self.count_name(self.players.index(problem.player)), problem.message)
+            elif problem.field == "result":
+                self.count_errors.append(problem.message)
+            else:
+                self.add_error(None, problem.message)
+
+
+# -- penalità, retrocessione per contatore, close, reopen ------------------------------------
+class PenalitaForm(ProblemFormMixin, forms.Form):
+    field_map = {"penalties": "points"}
+
+    player = forms.ChoiceField(label="Giocatore")
+    points = forms.IntegerField(
+        label="Punti",
+        widget=_numeric({"placeholder": "es. -5"}),
+        help_text="Punti del turno, di solito negativi.",
+    )
+    article = forms.ChoiceField(label="Articolo dello Statuto", choices=PENALTY_ARTICLES)
+    reason = forms.CharField(label="Motivo", max_length=300, required=False)
+
+    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+        super().__init__(*args, prefix="pen", **kwargs)
+        self.fields["player"].choices = [(p, p) for p in players]
+
+    def field_for(self, problem: Problem) -> str | None:
+        return {
+            "PENALTY_PLAYER": "player",
+            "PENALTY_POINTS": "points",
+            "PENALTY_ARTICLE": "article",
+        }.get(problem.code)
+
+
+class SanctionForm(ProblemFormMixin, forms.Form):
+    player = forms.ChoiceField(label="Giocatore")
+    reason = forms.CharField(
+        label="Motivo",
+        max_length=300,
+        error_messages={"required": "la retrocessione per contatore richiede una motivazione"},
+    )
+
+    def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
+        super().__init__(*args, prefix="san", **kwargs)
+        self.fields["player"].choices = [(p, p) for p in players]
+
+    def field_for(self, problem: Problem) -> str | None:
+        return {"SANCTION_PLAYER": "player", "SANCTION_DUPLICATE": "player"}.get(
+            problem.code, "reason"
+        )
+
+
+class CloseForm(forms.Form):
+    """The spareggio: for each group of tied players, who came 1st, 2nd... in the high-card draw."""
+
+    def __init__(
+        self, *args, tied: Sequence[Sequence[str]], totals: dict[str, int], **kwargs
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.groups: list[tuple[int, list[str]]] = []
+        for g, group in enumerate(tied):
+            names = []
+            for k in range(len(group)):
+                name = self.field_name(g, k)
+                self.fields[name] = forms.ChoiceField(
+                    label=f"{k + 1}º posto",
+                    choices=[("", "—")] + [(p, p) for p in group],
+                    required=False,
+                )
+                names.append(name)
+            self.groups.append((totals[group[0]], names))
+        self.problems: list[str] = []
+
+    @staticmethod
+    def field_name(group: int, k: int) -> str:
+        return f"tie_{group}_{k}"
+
+    def group_rows(self) -> list[tuple[int, list[forms.BoundField]]]:
+        return [(total, [self[n] for n in names]) for total, names in self.groups]
+
+    def tiebreak(self) -> list[str]:
+        """The spareggio order as chosen (the service checks it is complete and consistent)."""
+        return [
+            self.cleaned_data[n]
+            for _, names in self.groups
+            for n in names
+            if self.cleaned_data.get(n)
+        ]
+
+
+class ReopenForm(forms.Form):
+    reason = forms.CharField(
+        label="Motivazione della riapertura",
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": "per riaprire un turno chiuso serve una motivazione"},
+    )
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("per riaprire un turno chiuso serve una motivazione")
+        return reason

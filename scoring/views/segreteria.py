@@ -1,0 +1,675 @@
+"""Views: the segretario's screens (dashboard, new turno, the live turno screen).
+
+Thin views: parse the form, call a service or a selector, render. Every change is a POST that
+redirects (PRG) or, for htmx, returns the ``#live`` partial; an engine :class:`RuleViolation` is
+shown next to the fields it names, and nothing is saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from scoring.forms import (
+    SUIT_NAMES,
+    CloseForm,
+    PenalitaForm,
+    ReopenForm,
+    SanctionForm,
+    SmazzataForm,
+    TurnoStartForm,
+    count_unit,
+)
+from scoring.models import Penalita, Player, Sanction, Season, Turno
+from scoring.permissions import segretario_required
+from scoring.rules import Progress, RuleViolation
+from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
+from scoring.selectors import TurnoState, current_season, turno_state
+from scoring.services.turni import (
+    penalita_add,
+    penalita_remove,
+    sanction_add,
+    sanction_remove,
+    smazzata_correct,
+    smazzata_record,
+    smazzata_undo,
+    turno_close,
+    turno_delete,
+    turno_reopen,
+    turno_start,
+)
+from scoring.verbale import game_label, verbale
+
+T = "scoring/segreteria/"
+
+
+# -- helpers -------------------------------------------------------------------------------------
+def _state(pk: int) -> TurnoState:
+    try:
+        return turno_state(pk)
+    except Turno.DoesNotExist:
+        raise Http404("turno inesistente") from None
+
+
+def _live_url(pk: int) -> str:
+    return reverse("scoring:turno_live", args=[pk])
+
+
+def _messages_of(exc: RuleViolation) -> list[str]:
+    return [p.message for p in exc.problems]
+
+
+@dataclass(frozen=True)
+class CallerChoice:
+    name: str
+    index: int
+    games: tuple[str, ...]
+    forced: bool
+    checked: bool
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    code: str
+    label: str
+    name: str
+    unit: str
+    checked: bool
+
+
+@dataclass(frozen=True)
+class TrumpChoice:
+    code: str
+    symbol: str
+    name: str
+    checked: bool
+
+
+@dataclass(frozen=True)
+class CountRow:
+    field: object  # BoundField
+    player: str
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class SmazzataPanel:
+    """What the smazzata form shows, derived from the engine's Progress (legal choices only)."""
+
+    form: SmazzataForm
+    number: int
+    total: int
+    dealer: str | None
+    callers: tuple[CallerChoice, ...]
+    games: tuple[GameChoice, ...]
+    caller: str
+    game: str
+    forced: bool | None  # None while no chiamante is chosen
+    show_trump: bool
+    trumps: tuple[TrumpChoice, ...]
+    counts: tuple[CountRow, ...]
+    unit: str
+    expected_total: int | None
+    correcting: bool
+    action: str
+    refresh_url: str
+    autofocus: bool
+
+
+def _smazzata_panel(
+    form: SmazzataForm,
+    progress: Progress,
+    *,
+    turno_pk: int,
+    correcting: bool,
+    autofocus: bool = True,
+) -> SmazzataPanel:
+    rules = form.rules
+    order = progress.calling_order()
+    caller = form.value("caller")
+    if caller not in order:
+        caller = order[0] if len(order) == 1 and not form.is_bound else ""
+    if caller:
+        offered = progress.callable_games(caller)
+    else:
+        union = {g for p in order for g in progress.callable_games(p)}
+        offered = tuple(g for g in rules.games if g in union)
+    game = form.value("game")
+    if game not in offered:
+        game = offered[0] if len(offered) == 1 and not form.is_bound else ""
+    trump = form.value("trump")
+    rule = rules.games.get(game)
+    show_trump = rule.trump if rule else any(rules.games[g].trump for g in offered)
+    expected = None
+    if rule is not None:
+        expected = rules.deck(len(form.players)).count_of(rule.counts)
+    counts = []
+    for i, p in enumerate(form.players):
+        bf = form[form.count_name(i)]
+        attrs = bf.field.widget.attrs
+        if expected is not None:
+            attrs["max"] = expected
+        else:
+            attrs.pop("max", None)
+        counts.append(CountRow(bf, p, p == progress.dealer))
+    return SmazzataPanel(
+        form=form,
+        number=progress.number,
+        total=progress.total,
+        dealer=progress.dealer,
+        callers=tuple(
+            CallerChoice(p, i, progress.callable_games(p), progress.is_forced(p), p == caller)
+            for i, p in enumerate(order)
+        ),
+        games=tuple(
+            GameChoice(g, game_label(g), rules.games[g].name, count_unit(rules, g), g == game)
+            for g in offered
+        ),
+        caller=caller,
+        game=game,
+        forced=progress.is_forced(caller) if caller else None,
+        show_trump=show_trump,
+        trumps=tuple(
+            TrumpChoice(s, SUIT_SYMBOLS[s], SUIT_NAMES[s], s == trump and show_trump) for s in SUITS
+        ),
+        counts=tuple(counts),
+        unit=count_unit(rules, game) if game else "",
+        expected_total=expected,
+        correcting=correcting,
+        action=reverse(
+            "scoring:turno_correct" if correcting else "scoring:turno_smazzata", args=[turno_pk]
+        ),
+        refresh_url=reverse("scoring:turno_smazzata_form", args=[turno_pk]),
+        autofocus=autofocus,
+    )
+
+
+def _progress_before_last(state: TurnoState) -> Progress:
+    """The state of play before the last smazzata (what a correction is checked against)."""
+    record = state.record
+    return Progress.after(
+        state.turno.season.ruleset,
+        record.players,
+        record.first_dealer,
+        ((s.game, s.caller) for s in record.smazzate[:-1]),
+    )
+
+
+def _smazzata_form(
+    state: TurnoState, data=None, *, correcting: bool = False, initial: dict | None = None
+) -> SmazzataForm:
+    if correcting and initial is None and data is None and state.record.smazzate:
+        last = state.record.smazzate[-1]
+        initial = {"game": last.game, "caller": last.caller, "trump": last.trump or ""}
+        for i, p in enumerate(state.record.players):
+            initial[SmazzataForm.count_name(i)] = last.result.get(p)
+    number = len(state.record.smazzate) if correcting else state.progress.number
+    initial = {**(initial or {}), "number": number}
+    return SmazzataForm(
+        data, rules=state.turno.season.ruleset, players=state.record.players, initial=initial
+    )
+
+
+def _live_context(
+    request: HttpRequest,
+    state: TurnoState,
+    *,
+    form: SmazzataForm | None = None,
+    correcting: bool = False,
+    penalty_form: PenalitaForm | None = None,
+    sanction_form: SanctionForm | None = None,
+    close_form: CloseForm | None = None,
+    close_errors: Sequence[str] = (),
+    reopen_form: ReopenForm | None = None,
+    errors: Sequence[str] = (),
+) -> dict:
+    turno = state.turno
+    record, score, progress = state.record, state.score, state.progress
+    v = verbale(turno)
+    players = record.players
+    is_open = turno.is_open
+    panel = None
+    if is_open and correcting and record.smazzate:
+        form = form or _smazzata_form(state, correcting=True)
+        panel = _smazzata_panel(
+            form, _progress_before_last(state), turno_pk=turno.pk, correcting=True
+        )
+    elif is_open and not progress.complete:
+        form = form or _smazzata_form(state)
+        panel = _smazzata_panel(form, progress, turno_pk=turno.pk, correcting=False)
+    if is_open and score.complete and close_form is None:
+        close_form = CloseForm(tied=score.tied, totals=dict(score.totals))
+    remaining = state.remaining_by_player()
+    calling = [
+        {
+            "name": p,
+            "now": games,
+            "forced": forced,
+            "remaining": remaining[p],
+            "dealer": p == progress.dealer,
+        }
+        for p, games, forced in state.callable_by_player()
+    ]
+    penalty_by_player = dict(score.penalties)
+    return {
+        "turno": turno,
+        "state": state,
+        "verbale": v,
+        "is_open": is_open,
+        "totals": [
+            {
+                "name": p,
+                "total": score.totals.get(p, 0),
+                "penalty": penalty_by_player.get(p, 0),
+                "dealer": is_open and p == progress.dealer,
+                "seat": i + 1,
+            }
+            for i, p in enumerate(players)
+        ],
+        "played": len(record.smazzate),
+        "smazzate_total": progress.total,
+        "progress": progress,
+        "calling": calling,
+        "calling_order": progress.calling_order(),
+        "panel": panel,
+        "correcting": panel is not None and panel.correcting,
+        "grid": [(row, list(zip(v.players, row.cells, strict=True))) for row in v.rows],
+        "last_row": v.rows[-1] if v.rows else None,
+        "penalty_form": penalty_form or PenalitaForm(players=players),
+        "sanction_form": sanction_form or SanctionForm(players=players),
+        "close_form": close_form,
+        "close_errors": close_errors,
+        "reopen_form": reopen_form or ReopenForm(),
+        "errors": errors,
+        "events": list(turno.events.select_related("user").order_by("at", "id")),
+        "deletable": is_open and not record.smazzate,
+    }
+
+
+def _render_live(request: HttpRequest, state: TurnoState, **kwargs) -> HttpResponse:
+    context = _live_context(request, state, **kwargs)
+    template = "_live.html" if request.htmx else "live.html"
+    return render(request, T + template, context)
+
+
+def _done(request: HttpRequest, pk: int) -> HttpResponse:
+    """After a successful change: the fresh #live partial for htmx, a redirect otherwise."""
+    if request.htmx:
+        return _render_live(request, _state(pk))
+    return redirect(_live_url(pk))
+
+
+# -- dashboard -----------------------------------------------------------------------------------
+@segretario_required
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    seasons = list(Season.objects.all())
+    season = None
+    chosen = request.GET.get("stagione", "")
+    if chosen.isdigit():
+        season = next((s for s in seasons if s.pk == int(chosen)), None)
+    season = season or current_season()
+    open_turni, closed_turni = [], []
+    if season is not None:
+        rules = season.ruleset
+        base = (
+            Turno.objects.filter(season=season)
+            .select_related("giornata", "winner")
+            .annotate(
+                n_smazzate=Count("smazzate", distinct=True),
+                n_seats=Count("seats", distinct=True),
+            )
+        )
+        for t in base.filter(status=Turno.IN_CORSO).order_by("-giornata__date", "number"):
+            total = rules.smazzate_count(t.n_seats) if t.n_seats in rules.decks else 0
+            open_turni.append({"turno": t, "played": t.n_smazzate, "total": total})
+        closed_turni = list(
+            base.filter(status=Turno.CHIUSO).order_by("-closed_at", "-giornata__date")[:10]
+        )
+    others_open = (
+        Turno.objects.filter(status=Turno.IN_CORSO)
+        .exclude(season=season)
+        .select_related("giornata", "season")
+        .order_by("-giornata__date")
+        if season is not None
+        else Turno.objects.none()
+    )
+    return render(
+        request,
+        T + "dashboard.html",
+        {
+            "seasons": seasons,
+            "season": season,
+            "open_turni": open_turni,
+            "closed_turni": closed_turni,
+            "others_open": list(others_open),
+        },
+    )
+
+
+# -- start a turno -------------------------------------------------------------------------------
+@segretario_required
+@require_http_methods(["GET", "POST"])
+def turno_new(request: HttpRequest) -> HttpResponse:
+    form = TurnoStartForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            with transaction.atomic():  # new members are created only if the turno starts
+                for name in form.new_names:
+                    Player.objects.get_or_create(name=name)
+                turno = turno_start(
+                    season=form.cleaned_data["season"],
+                    date=form.cleaned_data["date"],
+                    players=form.players,
+                    first_dealer=form.first_dealer,
+                    table=form.cleaned_data["table"].strip(),
+                    user=request.user,
+                )
+        except RuleViolation as exc:
+            form.add_problems(exc.problems)
+        else:
+            messages.success(
+                request, f"Turno {turno.label} iniziato: mazziere {form.first_dealer}."
+            )
+            return redirect(_live_url(turno.pk))
+    return render(request, T + "turno_new.html", {"form": form})
+
+
+# -- the live screen -----------------------------------------------------------------------------
+@segretario_required
+@require_GET
+def turno_live(request: HttpRequest, pk: int) -> HttpResponse:
+    return _render_live(request, _state(pk))
+
+
+@segretario_required
+@require_GET
+def turno_smazzata_form(request: HttpRequest, pk: int) -> HttpResponse:
+    """The smazzata fields for the chosen chiamante/game (htmx refresh; plain GET works too)."""
+    state = _state(pk)
+    correcting = request.GET.get("correggi") == "1" and bool(state.record.smazzate)
+    if not state.turno.is_open or (state.progress.complete and not correcting):
+        return redirect(_live_url(pk))
+    keys = ["caller", "game", "trump"] + [
+        SmazzataForm.count_name(i) for i in range(len(state.record.players))
+    ]
+    initial = {k: request.GET.get(k, "") for k in keys}
+    form = _smazzata_form(state, correcting=correcting, initial=initial)
+    progress = _progress_before_last(state) if correcting else state.progress
+    if not request.htmx:  # the no-JS "Aggiorna" button: the whole page, the choices kept
+        return _render_live(request, state, form=form, correcting=correcting)
+    panel = _smazzata_panel(form, progress, turno_pk=pk, correcting=correcting, autofocus=False)
+    return render(request, T + "_smazzata_fields.html", {"panel": panel})
+
+
+@segretario_required
+@require_POST
+def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    form = _smazzata_form(state, request.POST)
+    if form.is_valid():
+        try:
+            sm = smazzata_record(
+                turno=pk,
+                game=form.cleaned_data["game"],
+                caller=form.cleaned_data["caller"],
+                counts=form.counts(),
+                trump=form.trump(),
+                number=form.cleaned_data.get("number"),
+                user=request.user,
+            )
+        except RuleViolation as exc:
+            fresh = _state(pk)
+            codes = {p.code for p in exc.problems}
+            if not fresh.turno.is_open:
+                return _render_live(request, fresh, errors=_messages_of(exc))
+            if "SMAZZATA_ALREADY_RECORDED" in codes:
+                for m in _messages_of(exc):
+                    messages.error(request, m)
+                return _done(request, pk)
+            form.add_problems(exc.problems)
+            return _render_live(request, fresh, form=form)
+        kind = "obbligata" if sm.forced else "volontaria"
+        messages.success(
+            request,
+            f"Smazzata {sm.number} registrata: {game_label(sm.game)} chiamata da "
+            f"{form.cleaned_data['caller']} ({kind}).",
+        )
+        return _done(request, pk)
+    if not state.turno.is_open:
+        return _render_live(
+            request,
+            state,
+            errors=[f"il turno {state.turno.label} è chiuso: per modificarlo va riaperto"],
+        )
+    return _render_live(request, state, form=form)
+
+
+@segretario_required
+@require_http_methods(["GET", "POST"])
+def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """Correct the last smazzata: the form prefilled with it, saved as undo + record at once."""
+    state = _state(pk)
+    if not state.turno.is_open or not state.record.smazzate:
+        if not state.turno.is_open:
+            messages.error(request, "Il turno è chiuso: per correggerlo va riaperto.")
+        else:
+            messages.error(request, "Non ci sono smazzate da correggere.")
+        return redirect(_live_url(pk))
+    if request.method == "GET":
+        return _render_live(request, state, correcting=True)
+    form = _smazzata_form(state, request.POST, correcting=True)
+    if form.is_valid():
+        last = len(state.record.smazzate)
+        if form.cleaned_data.get("number") not in (None, last):
+            messages.error(
+                request, "Le smazzate sono cambiate nel frattempo: controllare e riprovare."
+            )
+            return redirect(_live_url(pk))
+        try:
+            sm = smazzata_correct(
+                turno=pk,
+                game=form.cleaned_data["game"],
+                caller=form.cleaned_data["caller"],
+                counts=form.counts(),
+                trump=form.trump(),
+                user=request.user,
+            )
+        except RuleViolation as exc:
+            form.add_problems(exc.problems)
+        else:
+            messages.success(request, f"Smazzata {sm.number} corretta.")
+            return _done(request, pk)
+    return _render_live(request, _state(pk), form=form, correcting=True)
+
+
+@segretario_required
+@require_POST
+def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    _state(pk)  # 404 for an unknown turno
+    raw = request.POST.get("number", "")
+    try:
+        done = smazzata_undo(
+            turno=pk, number=int(raw) if raw.isdigit() else None, user=request.user
+        )
+    except RuleViolation as exc:
+        for m in _messages_of(exc):
+            messages.error(request, m)
+    else:
+        messages.success(request, f"Smazzata {done} annullata.")
+    return _done(request, pk)
+
+
+# -- penalità and retrocessione per contatore ------------------------------------------------
+@segretario_required
+@require_POST
+def turno_penalita_add(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    form = PenalitaForm(request.POST, players=state.record.players)
+    if form.is_valid():
+        try:
+            penalita_add(
+                turno=pk,
+                player=form.cleaned_data["player"],
+                points=form.cleaned_data["points"],
+                article=form.cleaned_data["article"],
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+            )
+        except RuleViolation as exc:
+            form.add_problems(exc.problems)
+            fresh = _state(pk)
+            errors = _messages_of(exc) if not fresh.turno.is_open else ()
+            return _render_live(request, fresh, penalty_form=form, errors=errors)
+        points = form.cleaned_data["points"]
+        messages.success(
+            request, f"Penalità di {points} punti a {form.cleaned_data['player']} registrata."
+        )
+        return _done(request, pk)
+    return _render_live(request, state, penalty_form=form)
+
+
+@segretario_required
+@require_POST
+def turno_penalita_remove(request: HttpRequest, pk: int, penalita_pk: int) -> HttpResponse:
+    pen = get_object_or_404(Penalita.objects.select_related("player"), pk=penalita_pk, turno_id=pk)
+    try:
+        penalita_remove(penalita=pen.pk, user=request.user)
+    except RuleViolation as exc:
+        return _render_live(request, _state(pk), errors=_messages_of(exc))
+    messages.success(request, f"Penalità di {pen.points} punti a {pen.player.name} eliminata.")
+    return _done(request, pk)
+
+
+@segretario_required
+@require_POST
+def turno_sanction_add(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    form = SanctionForm(request.POST, players=state.record.players)
+    if form.is_valid():
+        try:
+            sanction_add(
+                turno=pk,
+                player=form.cleaned_data["player"],
+                reason=form.cleaned_data["reason"],
+                user=request.user,
+            )
+        except RuleViolation as exc:
+            form.add_problems(exc.problems)
+            fresh = _state(pk)
+            errors = _messages_of(exc) if not fresh.turno.is_open else ()
+            return _render_live(request, fresh, sanction_form=form, errors=errors)
+        messages.success(
+            request, f"Retrocessione per contatore registrata per {form.cleaned_data['player']}."
+        )
+        return _done(request, pk)
+    return _render_live(request, state, sanction_form=form)
+
+
+@segretario_required
+@require_POST
+def turno_sanction_remove(request: HttpRequest, pk: int, sanction_pk: int) -> HttpResponse:
+    sanction = get_object_or_404(
+        Sanction.objects.select_related("player"), pk=sanction_pk, turno_id=pk
+    )
+    try:
+        sanction_remove(sanction=sanction.pk, user=request.user)
+    except RuleViolation as exc:
+        return _render_live(request, _state(pk), errors=_messages_of(exc))
+    messages.success(request, f"Retrocessione per contatore di {sanction.player.name} eliminata.")
+    return _done(request, pk)
+
+
+# -- close, reopen, delete -----------------------------------------------------------------------
+@segretario_required
+@require_POST
+def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    form = CloseForm(request.POST, tied=state.score.tied, totals=dict(state.score.totals))
+    form.is_valid()  # every select is optional: the engine says what is missing
+    try:
+        turno = turno_close(turno=pk, tiebreak=form.tiebreak(), user=request.user)
+    except RuleViolation as exc:
+        fresh = _state(pk)
+        if not fresh.turno.is_open or not fresh.score.complete:  # no close section to show
+            return _render_live(request, fresh, errors=_messages_of(exc))
+        return _render_live(request, fresh, close_form=form, close_errors=_messages_of(exc))
+    messages.success(request, f"Turno chiuso: verbale n. {turno.verbale_number}.")
+    return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def turno_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    form = ReopenForm(request.POST)
+    if form.is_valid():
+        try:
+            turno_reopen(turno=pk, reason=form.cleaned_data["reason"], user=request.user)
+        except RuleViolation as exc:
+            fresh = _state(pk)
+            if fresh.turno.is_open:  # already reopened: no reopen form to show
+                return _render_live(request, fresh, errors=_messages_of(exc))
+            for problem in exc.problems:
+                form.add_error("reason" if problem.field == "reason" else None, problem.message)
+            return _render_live(request, fresh, reopen_form=form)
+        messages.success(request, "Turno riaperto: la motivazione è registrata nel verbale.")
+        return redirect(_live_url(pk))
+    if state.turno.is_open:
+        return _render_live(request, state, errors=[f"il turno {state.turno.label} è già aperto"])
+    return _render_live(request, state, reopen_form=form)
+
+
+@segretario_required
+@require_POST
+def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
+    state = _state(pk)
+    label = state.turno.label
+    try:
+        turno_delete(turno=pk, user=request.user)
+    except RuleViolation as exc:
+        return _render_live(request, _state(pk), errors=_messages_of(exc))
+    messages.success(request, f"Turno {label} eliminato.")
+    return redirect("scoring:segreteria")
+
+
+urlpatterns = [
+    path("segreteria/", dashboard, name="segreteria"),
+    path("segreteria/turni/nuovo/", turno_new, name="turno_new"),
+    path("segreteria/turni/<int:pk>/", turno_live, name="turno_live"),
+    path("segreteria/turni/<int:pk>/smazzata/", turno_smazzata, name="turno_smazzata"),
+    path(
+        "segreteria/turni/<int:pk>/smazzata/modulo/",
+        turno_smazzata_form,
+        name="turno_smazzata_form",
+    ),
+    path("segreteria/turni/<int:pk>/correggi/", turno_correct, name="turno_correct"),
+    path("segreteria/turni/<int:pk>/annulla/", turno_undo, name="turno_undo"),
+    path("segreteria/turni/<int:pk>/penalita/", turno_penalita_add, name="turno_penalita_add"),
+    path(
+        "segreteria/turni/<int:pk>/penalita/<int:penalita_pk>/elimina/",
+        turno_penalita_remove,
+        name="turno_penalita_remove",
+    ),
+    path(
+        "segreteria/turni/<int:pk>/retrocessione/",
+        turno_sanction_add,
+        name="turno_sanction_add",
+    ),
+    path(
+        "segreteria/turni/<int:pk>/retrocessione/<int:sanction_pk>/elimina/",
+        turno_sanction_remove,
+        name="turno_sanction_remove",
+    ),
+    path("segreteria/turni/<int:pk>/chiudi/", turno_close_view, name="turno_close"),
+    path("segreteria/turni/<int:pk>/riapri/", turno_reopen_view, name="turno_reopen"),
+    path("segreteria/turni/<int:pk>/elimina/", turno_delete_view, name="turno_delete"),
+]

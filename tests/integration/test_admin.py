@@ -1,0 +1,74 @@
+"""The Django admin: every model of the ledger is registered and its pages open."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+MODELS = [
+    m
+    for m in apps.get_app_config("scoring").get_models()
+    if not m.__name__.startswith("Historical")
+]
+
+
+def test_every_scoring_model_is_registered():
+    missing = [m.__name__ for m in MODELS if m not in admin.site._registry]
+    assert missing == []
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_changelist_and_add_pages_open(client, admin_user, make_season, model):
+    make_season(giornate=2, seed=3)
+    client.force_login(admin_user)
+    opts = model._meta
+    changelist = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
+    assert changelist.status_code == 200
+    add = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
+    assert add.status_code == 200
+    obj = model.objects.first()
+    if obj is not None:
+        change = client.get(
+            reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+        )
+        assert change.status_code == 200
+
+
+@pytest.mark.parametrize("model_name", ["turno", "smazzata", "result", "penalita", "sanction"])
+def test_history_pages_open(client, admin_user, make_season, model_name):
+    make_season(giornate=1, seed=3, penalty_chance=1.0, sanction_chance=1.0)
+    client.force_login(admin_user)
+    model = apps.get_model("scoring", model_name)
+    obj = model.objects.first()
+    assert obj is not None
+    r = client.get(reverse(f"admin:scoring_{model_name}_history", args=[obj.pk]))
+    assert r.status_code == 200
+
+
+def test_computed_fields_are_read_only(client, admin_user, make_season):
+    make_season(giornate=1, seed=3)
+    client.force_login(admin_user)
+    from scoring.models import Seat, Smazzata
+
+    smazzata = Smazzata.objects.first()
+    html = client.get(reverse("admin:scoring_smazzata_change", args=[smazzata.pk])).content
+    assert b'name="forced"' not in html and b'name="scazzata"' not in html
+    assert b'name="results-0-points"' not in html
+    seat = Seat.objects.first()
+    html = client.get(reverse("admin:scoring_seat_change", args=[seat.pk])).content
+    assert b'name="total"' not in html and b'name="league_points"' not in html
+    html = client.get(reverse("admin:scoring_turno_change", args=[seat.turno_id])).content
+    assert b'name="seats-0-total"' not in html and b'name="seats-0-player"' in html
+
+
+def test_admin_search_and_filters(client, admin_user, make_season):
+    make_season(giornate=1, seed=3)
+    client.force_login(admin_user)
+    r = client.get(reverse("admin:scoring_turno_changelist"), {"q": "Anna", "status": "chiuso"})
+    assert r.status_code == 200
+    r = client.get(reverse("admin:scoring_smazzata_changelist"), {"game": "NJ", "q": "Bruno"})
+    assert r.status_code == 200
