@@ -1,3 +1,7 @@
+"""Each views module owns its URL patterns; this file only joins them."""
+
+from scoring.views import documents, public, segreteria
+
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [*public.urlpatterns, *segreteria.urlpatterns, *documents.urlpatterns]

@@ -1,0 +1,211 @@
+"""Template filters of the members' pages: suits, games, signed numbers, series, titles.
+
+``{% load kingclub_tags %}`` then, for example::
+
+    {{ row.game|game:row.trump }}          NQ♠, N♥ (red), Briscola ♦ (red)
+    {{ seat.league_points|signed }}        +1,03 / −0,28 (localised decimal separator)
+    {{ row.series|series_badge:label }}    <span class="series series-A">A</span>
+    {{ row.movement|movement }}            ↑2 / ↓1 / =
+
+The functions are plain Python too, so ``scoring.tables`` formats cells with the same code.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import template
+from django.utils.formats import number_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.rules.ruleset import SUIT_SYMBOLS
+from scoring.verbale import TITLE_LABELS, TITLE_SHORT
+
+register = template.Library()
+
+MINUS = "−"  # U+2212, the typographic minus sign
+RED_SUITS = frozenset({"H", "D"})
+SUIT_NAMES = {
+    "S": gettext_lazy("picche"),
+    "H": gettext_lazy("cuori"),
+    "D": gettext_lazy("quadri"),
+    "C": gettext_lazy("fiori"),
+}
+# How the club writes each game on the Verbale; a suit in the code becomes a coloured symbol.
+GAME_TEXT: dict[str, tuple[str, str]] = {  # code -> (text, suit shown after the text)
+    "NQS": ("NQ", "S"),
+    "NH": ("N", "H"),
+    "DOMINO": ("Domino", ""),
+    "SEMPLICE": ("Semplice", ""),
+    "BRISCOLA": ("Briscola", ""),
+}
+SERIES_SHORT = {
+    "ECC": "Ecc",
+    "PROM": "Prom",
+    "1CAT": "1ª Cat",
+    "2CAT": "2ª Cat",
+    "3CAT": "3ª Cat",
+}
+
+
+def format_number(value: Any, places: int | None = None, *, plus: bool = False) -> str:
+    """A number in the current language (``1,03`` in Italian), with a true minus sign.
+
+    ``places`` defaults to 0 for integers and 2 for anything else; ``plus`` writes ``+`` before
+    positive numbers. ``None`` and ``""`` give ``""``.
+    """
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, (int, Decimal)):
+        try:
+            value = Decimal(str(value))
+        except ArithmeticError:
+            return str(value)
+    if places is None:
+        places = 0 if isinstance(value, int) else 2
+    text = number_format(abs(value), decimal_pos=places)
+    rounded = Decimal(value).quantize(Decimal(1).scaleb(-places)) if places else round(value)
+    if rounded < 0:
+        return MINUS + text
+    if rounded > 0 and plus:
+        return "+" + text
+    return text
+
+
+@register.filter
+def num(value: Any, places: int | None = None) -> str:
+    """``{{ x|num }}``, ``{{ x|num:2 }}``: a localised number with a true minus sign."""
+    return format_number(value, places)
+
+
+@register.filter
+def signed(value: Any, places: int | None = None) -> str:
+    """``{{ x|signed }}``: like :func:`num` with ``+`` before positive numbers."""
+    return format_number(value, places, plus=True)
+
+
+@register.filter
+def sign_class(value: Any) -> str:
+    """``pos``, ``neg`` or ``""``: the CSS class that colours a number."""
+    try:
+        if value is None or value == "":
+            return ""
+        v = Decimal(str(value))
+    except ArithmeticError:
+        return ""
+    return "pos" if v > 0 else "neg" if v < 0 else ""
+
+
+@register.filter
+def suit(code: str | None) -> SafeString:
+    """``S``/``H``/``D``/``C`` as its symbol; hearts and diamonds red."""
+    if not code or code not in SUIT_SYMBOLS:
+        return mark_safe("")
+    return format_html(
+        '<span class="suit suit-{}{}" role="img" aria-label="{}">{}</span>',
+        code,
+        " red" if code in RED_SUITS else "",
+        SUIT_NAMES[code],
+        SUIT_SYMBOLS[code],
+    )
+
+
+@register.filter
+def game(code: str, trump: str | None = "") -> SafeString:
+    """A game as the club writes it: ``NJ``, ``NQ♠``, ``N♥``, ``Domino``, ``Briscola ♦``."""
+    text, suit_code = GAME_TEXT.get(code, (code, ""))
+    if trump:
+        return format_html("{} {}", text, suit(trump))
+    if suit_code:
+        return format_html("{}{}", text, suit(suit_code))
+    return format_html("{}", text)
+
+
+def series_short(code: str) -> str:
+    return SERIES_SHORT.get(code, code)
+
+
+@register.filter
+def series_badge(code: str | None, label: str = "") -> SafeString:
+    """A small badge for a series code (``A``, ``C1``, ``ECC``...), its full label as a tip."""
+    if not code:
+        return mark_safe("")
+    return format_html(
+        '<span class="series series-{}" title="{}">{}</span>',
+        code,
+        label or code,
+        series_short(code),
+    )
+
+
+@register.filter
+def title_label(code: str) -> str:
+    """The title's name: ``COPPA_CAMPIONI`` → ``Coppa dei Campioni``."""
+    return TITLE_LABELS.get(code, code)
+
+
+@register.filter
+def title_short(code: str) -> str:
+    return TITLE_SHORT.get(code, code)
+
+
+@register.filter
+def title_kind(code: str) -> str:
+    """``malus`` for the Retrocessioni, ``bonus`` for every other title."""
+    return "malus" if code.startswith("RETROCESSIONE") else "bonus"
+
+
+@register.filter
+def title_badges(codes: Any) -> SafeString:
+    """Badges for a list of title codes (a seat's ``titles``) or ``(code, label, value)``."""
+    parts = []
+    for item in codes or ():
+        code = item[0] if isinstance(item, (tuple, list)) else item
+        parts.append(
+            format_html(
+                '<span class="badge badge-title badge-{}" data-title="{}">{}</span>',
+                title_kind(code),
+                code,
+                title_label(code),
+            )
+        )
+    return mark_safe(" ".join(parts))
+
+
+@register.filter
+def movement(value: int | None) -> SafeString:
+    """Places gained since the previous giornata: ``↑2``, ``↓1``, ``=`` (nothing when unknown)."""
+    if value is None:
+        return mark_safe("")
+    if value > 0:
+        return format_html(
+            '<span class="up" title="{}">↑{}</span>', _("guadagna %d posti") % value, value
+        )
+    if value < 0:
+        return format_html(
+            '<span class="down" title="{}">↓{}</span>', _("perde %d posti") % -value, -value
+        )
+    return format_html('<span class="same" title="{}">=</span>', _("stesso posto"))
+
+
+@register.filter
+def series_move(value: int) -> SafeString:
+    """A series change at the last giornata: ``↑`` promoted, ``↓`` relegated."""
+    if value > 0:
+        return format_html('<span class="up" title="{}">↑</span>', _("promosso"))
+    if value < 0:
+        return format_html('<span class="down" title="{}">↓</span>', _("retrocesso"))
+    return mark_safe("")
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``{{ dict|get_item:key }}``."""
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None

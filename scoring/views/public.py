@@ -1,0 +1,361 @@
+"""The members' side: Classifica Generale, the series ladder, the turni and their Verbali, the
+players. Read-only pages over what the engine stored; each runs a fixed number of queries
+whatever the size of the season (``tests/integration/test_public.py`` pins them).
+
+Every view is :func:`members_view`: public unless ``KINGCLUB_MEMBERS_ONLY`` is on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Q, Sum
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import path
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django_tables2 import RequestConfig
+
+from scoring.charts import Bar, Line, bar_chart, line_chart
+from scoring.filters import TurnoFilter
+from scoring.models import Absence, Giornata, Player, Result, Season, Seat, Smazzata, Turno
+from scoring.permissions import members_view
+from scoring.selectors import current_season, season_turni, turno_with_everything
+from scoring.tables import ClassificaTable, TurniTable
+from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number
+from scoring.verbale import ClassificaRow, classifica, last_closed_date, verbale
+
+TURNI_PER_PAGE = 25
+CHART_LEADERS = 3
+
+
+# -- season choice ------------------------------------------------------------------------------
+def _season_from(request: HttpRequest, season_pk: int | None = None) -> Season | None:
+    """The season named by the URL (or ``?stagione=``), else the current one."""
+    raw = season_pk if season_pk is not None else request.GET.get("stagione")
+    if raw in (None, ""):
+        return current_season()
+    try:
+        pk = int(raw)
+    except (TypeError, ValueError):
+        raise Http404("stagione non valida") from None
+    return get_object_or_404(Season, pk=pk)
+
+
+def _season_context(season: Season | None) -> dict[str, Any]:
+    """The season picker: every season, and the query string that keeps a non-current one."""
+    seasons = list(Season.objects.only("pk", "name", "is_current").order_by("-name"))
+    # the season shown without ?stagione= (as selectors.current_season picks it)
+    default = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
+    keep = ""
+    if season is not None and default is not None and season.pk != default.pk:
+        keep = f"?stagione={season.pk}"
+    return {"season": season, "seasons": seasons, "season_query": keep}
+
+
+# -- Classifica Generale ----------------------------------------------------------------------
+def _classifica_page(request: HttpRequest, season: Season | None) -> HttpResponse:
+    ctx = _season_context(season)
+    if season is not None:
+        rules = season.ruleset
+        rows = classifica(season)
+        table = ClassificaTable(
+            rows,
+            series_order={code: i for i, code in enumerate(rules.series_codes())},
+            link_query=ctx["season_query"],
+        )
+        RequestConfig(request, paginate=False).configure(table)
+        ctx.update(table=table, last_date=last_closed_date(season), rows_count=len(rows))
+    return render(request, "scoring/public/classifica.html", ctx)
+
+
+@members_view
+def home(request: HttpRequest) -> HttpResponse:
+    """The Classifica Generale of the current season (or of ``?stagione=``)."""
+    return _classifica_page(request, _season_from(request))
+
+
+@members_view
+def classifica_view(request: HttpRequest, season_pk: int | None = None) -> HttpResponse:
+    """The Classifica Generale of one season."""
+    return _classifica_page(request, _season_from(request, season_pk))
+
+
+# -- La scala delle serie -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class SeriesStep:
+    code: str
+    label: str
+    amateur: bool
+    rows: tuple[ClassificaRow, ...]
+
+
+@dataclass(frozen=True)
+class SeriesMove:
+    row: ClassificaRow
+    from_code: str
+    from_label: str
+
+
+@members_view
+def serie(request: HttpRequest) -> HttpResponse:
+    """The nine series, top to bottom, who is in each, who moved at the last giornata."""
+    season = _season_from(request)
+    ctx = _season_context(season)
+    if season is not None:
+        rules = season.ruleset
+        rows = classifica(season)
+        by_series: dict[str, list[ClassificaRow]] = defaultdict(list)
+        for r in rows:
+            by_series[r.series].append(r)
+        labels = {s.code: s.label for s in rules.series}
+        ladder = [
+            SeriesStep(s.code, s.label, s.amateur, tuple(by_series.get(s.code, ())))
+            for s in rules.series
+        ]
+
+        def moves(sign: int) -> list[SeriesMove]:
+            return [
+                SeriesMove(r, r.previous_series, labels.get(r.previous_series, r.previous_series))
+                for r in rows
+                if r.series_movement == sign
+            ]
+
+        ctx.update(
+            ladder=ladder,
+            promoted=moves(1),
+            relegated=moves(-1),
+            last_date=last_closed_date(season),
+        )
+    return render(request, "scoring/public/serie.html", ctx)
+
+
+# -- Turni and the Verbale on screen ------------------------------------------------------------
+@members_view
+def turni(request: HttpRequest) -> HttpResponse:
+    """The season's turni, newest first, filterable by player, dates and status; paginated."""
+    season = _season_from(request)
+    ctx = _season_context(season)
+    if season is not None:
+        filterset = TurnoFilter(request.GET or None, queryset=season_turni(season), season=season)
+        table = TurniTable(filterset.qs)
+        RequestConfig(request, paginate={"per_page": TURNI_PER_PAGE}).configure(table)
+        ctx.update(filter=filterset, table=table)
+    return render(request, "scoring/public/turni.html", ctx)
+
+
+@members_view
+def turno(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Verbale di Turno on screen; a turno in corso shows its running state."""
+    obj = get_object_or_404(turno_with_everything(Turno.objects.filter(pk=pk)))
+    v = verbale(obj)
+    next_dealer = v.rows[-1].caller if v.rows else v.first_dealer
+    ctx = {
+        "turno": obj,
+        "verbale": v,
+        "season": obj.season,
+        "recorded": len(v.rows),
+        "next_dealer": next_dealer,
+    }
+    return render(request, "scoring/public/turno.html", ctx)
+
+
+# -- Players ------------------------------------------------------------------------------------
+@members_view
+def players(request: HttpRequest) -> HttpResponse:
+    """The members, each with their standing in the chosen season."""
+    season = _season_from(request)
+    ctx = _season_context(season)
+    standing: dict[int | None, ClassificaRow] = {}
+    qs = Player.objects.filter(active=True)
+    if season is not None:
+        standing = {r.player_id: r for r in classifica(season)}
+        qs = Player.objects.filter(Q(active=True) | Q(enrollments__season=season))
+    ctx["entries"] = [(p, standing.get(p.pk)) for p in qs.distinct().order_by("name")]
+    return render(request, "scoring/public/players.html", ctx)
+
+
+@dataclass(frozen=True)
+class GameStat:
+    code: str
+    name: str
+    total: int
+    count: int
+
+    @property
+    def average(self) -> Decimal:
+        return (Decimal(self.total) / self.count).quantize(Decimal("0.01"))
+
+
+@dataclass(frozen=True)
+class Giorno:
+    """A giornata of the player's season: the seat they played, or the absence."""
+
+    date: dt.date
+    seat: Seat | None
+    absence: Decimal | None
+
+
+def _game_stats(player: Player, season: Season) -> list[GameStat]:
+    """Sum and count of the player's points per game, in one aggregate query."""
+    agg = {
+        r["smazzata__game"]: (r["total"], r["n"])
+        for r in Result.objects.filter(player=player, smazzata__turno__season=season)
+        .values("smazzata__game")
+        .annotate(total=Sum("points"), n=Count("id"))
+        .order_by()
+    }
+    games = season.ruleset.games
+    order = [*games, *sorted(set(agg) - set(games))]
+    return [
+        GameStat(code, games[code].name if code in games else code, *agg[code])
+        for code in order
+        if code in agg and agg[code][1]
+    ]
+
+
+def _call_stats(player: Player, season: Season) -> dict[str, int]:
+    """The player's calls, forced calls, scazzate and cappotti, in one aggregate query."""
+    return Smazzata.objects.filter(turno__season=season).aggregate(
+        calls=Count("pk", filter=Q(caller=player)),
+        forced=Count("pk", filter=Q(caller=player, forced=True)),
+        scazzate=Count("pk", filter=Q(caller=player, scazzata=True)),
+        cappotti=Count("pk", filter=Q(cappotto=player)),
+    )
+
+
+def _league_history(
+    season: Season, player_ids: list[int]
+) -> tuple[list[dt.date], dict[int, dict[dt.date, Decimal]], dict[int, dict[dt.date, Decimal]]]:
+    """Closed giornate, and per player the league points of each giornata: played, absent."""
+    dates = list(
+        Giornata.objects.filter(season=season, lowest__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    played: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
+    for pid, date, lp in Seat.objects.filter(
+        turno__season=season, turno__status=Turno.CHIUSO, player_id__in=player_ids
+    ).values_list("player_id", "turno__giornata__date", "league_points"):
+        played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
+    absent: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
+    for pid, date, lp in Absence.objects.filter(
+        season=season, player_id__in=player_ids
+    ).values_list("player_id", "giornata__date", "league_points"):
+        absent[pid][date] = lp
+    return dates, played, absent
+
+
+def _cumulative(dates: list[dt.date], *per_date: dict[dt.date, Decimal]) -> list[Decimal]:
+    total, out = Decimal(0), []
+    for d in dates:
+        total += sum((m.get(d, Decimal(0)) for m in per_date), Decimal(0))
+        out.append(total)
+    return out
+
+
+def _chart_number(value: float) -> str:
+    """Chart labels: ``10``, ``2,5``, ``−0,25`` (as few decimals as the value needs)."""
+    d = Decimal(str(round(value, 2)))
+    places = next(p for p in (0, 1, 2) if d == round(d, p))
+    return format_number(d, places)
+
+
+@members_view
+def player(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member's season: turni with places, ratios, titles and league points; totals; calls;
+    average points per game; the chart of cumulative league points beside the leaders'."""
+    member = get_object_or_404(Player, pk=pk)
+    season = _season_from(request)
+    ctx = _season_context(season)
+    ctx["player"] = member
+    if season is None:
+        return render(request, "scoring/public/player.html", ctx)
+
+    rows = classifica(season)
+    mine = next((r for r in rows if r.player_id == member.pk), None)
+    leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
+    seats = list(
+        Seat.objects.filter(player=member, turno__season=season)
+        .select_related("turno__giornata")
+        .order_by("turno__giornata__date", "turno__number")
+    )
+    chart_ids = [member.pk, *(r.player_id for r in leaders if r.player_id != member.pk)]
+    dates, played, absent = _league_history(season, chart_ids)
+
+    names = {r.player_id: r.player for r in leaders}
+    names[member.pk] = member.name
+    lines = [
+        Line(
+            names[pid],
+            _cumulative(dates, played.get(pid, {}), absent.get(pid, {})),
+            highlight=pid == member.pk,
+        )
+        for pid in chart_ids
+    ]
+    chart = line_chart(
+        lines,
+        [d.strftime("%d/%m") for d in dates],
+        title=_("Punti in classifica, giornata per giornata"),
+        chart_id="chart-league",
+        x_title=_("Giornata"),
+        y_title=_("Punti"),
+        empty_text=_("Nessuna giornata chiusa."),
+        fmt=_chart_number,
+        show_title=False,
+    )
+
+    games = _game_stats(member, season)
+    bars = bar_chart(
+        [
+            Bar(
+                GAME_TEXT.get(g.code, (g.code, ""))[0],
+                g.average,
+                suit=GAME_TEXT.get(g.code, ("", ""))[1],
+                note=_("%(n)d smazzate") % {"n": g.count},
+            )
+            for g in games
+        ],
+        title=_("Media punti per gioco"),
+        chart_id="chart-games",
+        empty_text=_("Nessuna smazzata."),
+        fmt=lambda v: format_number(Decimal(str(round(v, 2))), 2),
+    )
+
+    by_date = {s.turno.giornata.date: s for s in seats}
+    mine_absent = absent.get(member.pk, {})
+    timeline = [
+        Giorno(d, by_date.get(d), mine_absent.get(d))
+        for d in sorted(set(by_date) | set(mine_absent))
+    ]
+    closed = [s for s in seats if s.place is not None and not s.turno.is_open]
+    ctx.update(
+        standing=mine,
+        timeline=timeline,
+        turni_count=len(seats),
+        wins=sum(1 for s in closed if s.place == 1),
+        podiums=sum(1 for s in closed if s.place is not None and s.place <= 3),
+        calls=_call_stats(member, season),
+        games=games,
+        chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
+        games_chart=mark_safe(bars),
+        titles_won=[(code, n) for code, n in (mine.titles.items() if mine else ()) if n],
+    )
+    return render(request, "scoring/public/player.html", ctx)
+
+
+urlpatterns = [
+    path("", home, name="home"),
+    path("classifica/", classifica_view, name="classifica"),
+    path("classifica/<int:season_pk>/", classifica_view, name="classifica"),
+    path("serie/", serie, name="serie"),
+    path("turni/", turni, name="turni"),
+    path("turni/<int:pk>/", turno, name="turno"),
+    path("giocatori/", players, name="players"),
+    path("giocatori/<int:pk>/", player, name="player"),
+]
