@@ -1,0 +1,608 @@
+"""The official documents: Verbale di Turno and Classifica Generale, as PDF and as Excel.
+
+Every number printed is read back (pypdf for the PDFs, openpyxl for the workbooks) and checked
+against the engine: the stored Seat / Result values, cross-checked with ``score_turno`` on the
+turno's record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+from collections import Counter
+from decimal import Decimal
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from openpyxl import load_workbook
+from openpyxl.utils.cell import range_boundaries
+from pypdf import PdfReader
+
+from scoring.exports import date_it, verbale_basename
+from scoring.exports.pdf import classifica_pdf, verbale_pdf
+from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
+from scoring.models import Player, Season, Turno
+from scoring.rules import score_turno
+from scoring.rules.ruleset import SUIT_SYMBOLS
+from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.season import season_create
+from scoring.services.turni import penalita_add, smazzata_record, turno_close, turno_start
+from scoring.verbale import (
+    TITLE_LABELS,
+    classifica,
+    classifica_as_of,
+    game_label,
+    last_closed_date,
+    verbale,
+)
+
+FOUR = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi", "Elena Giusti"]
+EIGHT = [*FOUR, "Franco Lazzari", "Giulia Marchi", "Luca Nardini"]
+GENERATED = dt.datetime(2026, 11, 20, 23, 5, tzinfo=dt.UTC)
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+
+def pdf_pages(content: bytes) -> list[str]:
+    reader = PdfReader(io.BytesIO(content))
+    return [page.extract_text() for page in reader.pages]
+
+
+def pdf_lines(content: bytes) -> list[str]:
+    return [
+        re.sub(r"\s+", " ", line).strip()
+        for page in pdf_pages(content)
+        for line in page.splitlines()
+        if line.strip()
+    ]
+
+
+def loaded(turno: Turno) -> Turno:
+    return turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
+
+
+def labels(season: Season) -> dict[str, str]:
+    return {s.code: s.label for s in season.ruleset.series}
+
+
+def engine_score(turno: Turno):
+    """The engine's own result for the stored record (with the spareggio as recorded)."""
+    return score_turno(turno.season.ruleset, turno_record(turno), require_complete=True)
+
+
+def check_verbale_pdf(turno: Turno, content: bytes) -> None:
+    """Every name and number of the Verbale, from the stored values and the engine's."""
+    score = engine_score(turno)
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    names = [s.player.name for s in seats]
+    lines = pdf_lines(content)
+    text = "\n".join(lines)
+
+    assert turno.season.name in text
+    assert f"Verbale di Turno n. {turno.verbale_number}" in text
+    assert date_it(turno.giornata.date) in text
+    for name in names:
+        assert name in text
+    assert f"Primo mazziere {turno.first_dealer.name}" in text
+
+    # the grid: one line per smazzata, counts and points of every seat in seat order
+    dealers_callers = []
+    for sm, scored in zip(
+        sorted(turno.smazzate.all(), key=lambda s: s.number), score.smazzate, strict=True
+    ):
+        assert sm.number == scored.number and sm.game == scored.game
+        results = {r.player.name: r for r in sm.results.all()}
+        parts = [str(sm.number), game_label(sm.game)]
+        if sm.trump:
+            parts.append(SUIT_SYMBOLS[sm.trump])
+        for name in names:
+            stored = results[name]
+            assert stored.points == scored.points[name]  # stored = engine
+            parts.append(str(stored.count))
+            if sm.scazzata and name == sm.caller.name:
+                parts.append("S")
+            if sm.cappotto_id and name == sm.cappotto.name:
+                parts.append("C")
+            parts.append(str(stored.points))
+        assert " ".join(parts) in lines, f"smazzata {sm.number}: {' '.join(parts)!r}"
+        assert sm.scazzata == scored.scazzata
+        assert (sm.cappotto.name if sm.cappotto_id else None) == scored.cappotto
+        dealers_callers.append(
+            f"{sm.dealer.name} {sm.caller.name}" + (" obbl." if sm.forced else "")
+        )
+        assert sm.forced == scored.forced
+    assert not Counter(dealers_callers) - Counter(lines), "dealer / chiamante missing"
+
+    # totals, penalità, places in seat order
+    assert [s.total for s in seats] == [score.totals[n] for n in names]
+    assert [s.penalty_total for s in seats] == [score.penalties[n] for n in names]
+    assert "Totale del turno " + " ".join(str(s.total) for s in seats) in lines
+    assert "Penalità " + " ".join(str(s.penalty_total) for s in seats) in lines
+    assert "Posto " + " ".join(f"{s.place}°" for s in seats) in lines
+    smazzate_sums = [s.total - s.penalty_total for s in seats]
+    assert "Punti delle smazzate " + " ".join(map(str, smazzate_sums)) in lines
+
+    # the result, by place: total, ratio, titles, league points, series before -> after
+    series = labels(turno.season)
+    for seat in sorted(seats, key=lambda s: s.place):
+        name = seat.player.name
+        assert seat.place == score.places[name]
+        assert seat.ratio == score.ratios[name]
+        start = f"{seat.place}° {name} {seat.total} {seat.ratio:.2f} "
+        line = result_block(lines, start)
+        assert f" {seat.league_points:.2f} " in line
+        for code in seat.titles:
+            assert TITLE_LABELS[code] in line
+        assert line.endswith(f"{series[seat.series_before]} → {series[seat.series_after]}")
+
+    for pen in turno.penalita.all():
+        assert f"{pen.player.name} {pen.points:+d} art. {pen.article} {pen.reason}" in lines
+
+
+def result_block(lines: list[str], start: str) -> str:
+    """A result line of the Verbale, joined with its continuation lines (several titles)."""
+    i = next((i for i, ln in enumerate(lines) if ln.startswith(start)), None)
+    assert i is not None, f"no result line {start!r}"
+    block = [lines[i]]
+    for ln in lines[i + 1 :]:
+        if re.match(r"\d+° ", ln) or ln.startswith("Penalità"):
+            break
+        block.append(ln)
+    return " ".join(block)
+
+
+def formula_value(ws, formula: str) -> int:
+    """Evaluate ``=SUM(A1:A9)+B3+...`` by reading the referenced cells ourselves."""
+    m = re.fullmatch(r"=SUM\(([A-Z]+\d+:[A-Z]+\d+)\)((?:\+[A-Z]+\d+)*)", formula)
+    assert m, f"unexpected formula {formula!r}"
+    min_col, min_row, max_col, max_row = range_boundaries(m[1])
+    total = 0
+    for row in ws.iter_rows(min_row=min_row, max_row=max_row, min_col=min_col, max_col=max_col):
+        for cell in row:
+            assert isinstance(cell.value, int), f"{cell.coordinate} is not a number"
+            total += cell.value
+    for ref in re.findall(r"\+([A-Z]+\d+)", m[2]):
+        value = ws[ref].value
+        assert isinstance(value, int)
+        total += value
+    return total
+
+
+def find_row(ws, label: str) -> int:
+    for row in ws.iter_rows(min_col=1, max_col=1):
+        if isinstance(row[0].value, str) and row[0].value.startswith(label):
+            return row[0].row
+    raise AssertionError(f"no row {label!r}")
+
+
+def check_verbale_xlsx(turno: Turno, content: bytes) -> None:
+    score = engine_score(turno)
+    wb = load_workbook(io.BytesIO(content))
+    assert wb.sheetnames == ["Verbale", "Classifica"]
+    ws = wb["Verbale"]
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    head = find_row(ws, "N.")
+    first = head + 2
+    # header: players in seat order, two columns each (count, points) from column I
+    cols = {}
+    for i, seat in enumerate(seats):
+        col = 9 + 2 * i
+        assert ws.cell(head, col).value == f"{seat.position + 1}. {seat.player.name}"
+        assert ws.cell(head + 1, col).value == "n."
+        assert ws.cell(head + 1, col + 1).value == "punti"
+        cols[seat.player.name] = col
+    smazzate = sorted(turno.smazzate.all(), key=lambda s: s.number)
+    for offset, sm in enumerate(smazzate):
+        r = first + offset
+        assert ws.cell(r, 1).value == sm.number
+        assert ws.cell(r, 2).value == game_label(sm.game)
+        assert ws.cell(r, 4).value == sm.dealer.name
+        assert ws.cell(r, 5).value == sm.caller.name
+        assert (ws.cell(r, 6).value == "obbligata") == sm.forced
+        assert (ws.cell(r, 7).value == "S") == sm.scazzata
+        assert (ws.cell(r, 8).value or None) == (sm.cappotto.name if sm.cappotto_id else None)
+        if sm.trump:
+            assert ws.cell(r, 3).value == f"{SUIT_SYMBOLS[sm.trump]} {sm.trump}"
+        for res in sm.results.all():
+            assert ws.cell(r, cols[res.player.name]).value == res.count
+            assert ws.cell(r, cols[res.player.name] + 1).value == res.points
+    pen_row = find_row(ws, "Penalità")
+    assert pen_row == first + len(smazzate)
+    tot_row = find_row(ws, "Totale del turno")
+    place_row, ratio_row, league_row = (
+        find_row(ws, "Posto"),
+        find_row(ws, "Rapporto"),
+        find_row(ws, "Punti classifica"),
+    )
+    for seat in seats:
+        name, col = seat.player.name, cols[seat.player.name] + 1
+        assert ws.cell(pen_row, col).value == seat.penalty_total == score.penalties[name]
+        formula = ws.cell(tot_row, col).value
+        assert formula.startswith("=SUM(")
+        assert formula_value(ws, formula) == seat.total == score.totals[name]
+        assert ws.cell(place_row, col).value == seat.place == score.places[name]
+        ratio = ws.cell(ratio_row, col)
+        assert Decimal(str(ratio.value)).quantize(Decimal("0.01")) == seat.ratio
+        assert seat.ratio == score.ratios[name]
+        assert ratio.number_format == "0.00"
+        league = ws.cell(league_row, col)
+        assert Decimal(str(league.value)).quantize(Decimal("0.01")) == seat.league_points
+        assert league.number_format == "0.00"
+    # audit-friendly and printable
+    assert ws.freeze_panes == f"I{first}"
+    assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
+    assert int(ws.page_setup.fitToWidth) == 1
+    assert ws.sheet_properties.pageSetUpPr.fitToPage is True
+    assert ws.column_dimensions["D"].width >= 15
+
+    # the Classifica Generale as it stood after this turno's giornata
+    expected = classifica_as_of(turno.season, turno.giornata.date)
+    check_classifica_sheet(wb["Classifica"], expected)
+
+
+def check_classifica_sheet(ws, expected) -> None:
+    head = find_row(ws, "Pos.")
+    header = [c.value for c in ws[head]]
+    assert header[:8] == [
+        "Pos.",
+        "Giocatore",
+        "Serie",
+        "Punti",
+        "Turni",
+        "Assenze",
+        "Scudetti",
+        "Media",
+    ]
+    titles = [c for c in TITLE_LABELS if c != "SCUDETTO"]
+    assert header[8:] == [TITLE_LABELS[c] for c in titles]
+    for i, row in enumerate(expected):
+        values = [c.value for c in ws[head + 1 + i]]
+        assert values[0] == row.place
+        assert values[1] == row.player
+        assert values[2] == row.series_label
+        assert Decimal(str(values[3])).quantize(Decimal("0.01")) == row.score
+        assert values[4:7] == [row.turni, row.absences, row.scudetti]
+        assert values[8:] == [row.titles[c] for c in titles]
+        assert ws.cell(head + 1 + i, 4).number_format == "0.00"
+    assert ws.cell(head + 1 + len(expected), 2).value is None
+    assert ws.freeze_panes is not None
+    assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
+
+
+def hand_turno(segretario=None) -> Turno:
+    """A 4-player turno recorded through the services, with both cappotti, a scazzata and
+    two penalità."""
+    season = season_create(name="Manuale")
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    for name in players:
+        Player.objects.create(name=name)
+    turno = turno_start(
+        season=season,
+        date=dt.date(2026, 11, 20),
+        players=players,
+        first_dealer="Anna",
+        table="Tavolo verde",
+        user=segretario,
+    )
+
+    def rec(game: str, caller: str, counts: list[int], trump: str | None = None) -> None:
+        smazzata_record(
+            turno=turno,
+            game=game,
+            caller=caller,
+            counts=dict(zip(players, counts, strict=True)),
+            trump=trump,
+            user=segretario,
+        )
+
+    rec("NH", "Bruno", [0, 13, 0, 0])  # cappotto N♥ by the caller
+    rec("NJ", "Carla", [1, 1, 1, 1])
+    rec("NK", "Dario", [2, 1, 0, 1])
+    rec("NJK", "Anna", [2, 2, 2, 2])
+    rec("NQS", "Bruno", [0, 1, 0, 0])  # scazzata: the caller takes Q♠
+    rec("NU2", "Carla", [1, 0, 0, 1])
+    rec("NF", "Dario", [0, 13, 0, 0])  # cappotto NF by a player who did not call
+    dominoes = ([0, 3, 4, 5], [2, 0, 6, 3], [4, 2, 0, 1], [3, 1, 2, 0])
+    for caller, counts in zip(players, dominoes, strict=True):
+        rec("DOMINO", caller, counts)
+    semplici = ([5, 3, 3, 2], [3, 5, 2, 3], [2, 3, 6, 2], [1, 3, 2, 7])
+    for caller, counts in zip(players, semplici, strict=True):
+        rec("SEMPLICE", caller, counts)
+    for caller, trump, counts in zip(
+        players, "HDSC", ([4, 3, 3, 3], [3, 4, 3, 3], [3, 3, 4, 3], [3, 3, 3, 4]), strict=True
+    ):
+        rec("BRISCOLA", caller, counts, trump=trump)
+    penalita_add(
+        turno=turno,
+        player="Carla",
+        points=-5,
+        article="9",
+        reason="carte toccate prima del permesso",
+    )
+    penalita_add(turno=turno, player="Dario", points=-3, article="15", reason="ritardo")
+    live = loaded(turno)
+    order = sorted(live.seats.all(), key=lambda s: (-s.total, s.player.name))
+    return turno_close(turno=turno, tiebreak=[s.player.name for s in order], user=segretario)
+
+
+# -- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def season4(make_season):
+    return make_season(
+        name="2026-27", players=FOUR, giornate=3, seed=11, penalty_chance=0.3, table_sizes=(4,)
+    )
+
+
+@pytest.fixture
+def season7(make_season):
+    return make_season(
+        name="Sette", players=EIGHT, giornate=2, seed=5, table_sizes=(7,), attendance=1.0
+    )
+
+
+def closed_turni(season: Season) -> list[Turno]:
+    return list(
+        turno_with_everything(Turno.objects.filter(season=season, status=Turno.CHIUSO)).order_by(
+            "giornata__date", "number"
+        )
+    )
+
+
+# -- the Verbale PDF --------------------------------------------------------------------------
+
+
+def test_verbale_pdf_prints_every_number_of_the_engine(season4):
+    turni = closed_turni(season4)
+    assert turni
+    for turno in turni:
+        content = verbale_pdf(verbale(turno), series_labels=labels(season4))
+        assert content.startswith(b"%PDF-")
+        assert len(PdfReader(io.BytesIO(content)).pages) == 1  # a 4-player turno: one page
+        check_verbale_pdf(turno, content)
+
+
+def test_verbale_pdf_hand_turno_with_cappotti_scazzata_and_penalita(db, segretario):
+    turno = loaded(hand_turno(segretario))
+    rows = {sm.number: sm for sm in turno.smazzate.all()}
+    assert rows[1].cappotto.name == "Bruno" and rows[7].cappotto.name == "Bruno"
+    assert rows[5].scazzata
+    content = verbale_pdf(
+        verbale(turno), series_labels=labels(turno.season), generated_at=GENERATED
+    )
+    assert len(PdfReader(io.BytesIO(content)).pages) == 1
+    check_verbale_pdf(turno, content)
+    lines = pdf_lines(content)
+    text = "\n".join(lines)
+    # the N♥ cappotto: Bruno 0 with the C mark, everybody else -15
+    assert "1 N♥ 0 -15 13 C 0 0 -15 0 -15" in lines
+    assert "7 NF 0 -20 13 C 0 0 -20 0 -20" in lines
+    assert "5 NQ♠ 0 0 1 S -12 0 0 0 0" in lines
+    assert "scazzata del chiamante" in text and "cappotto" in text
+    assert "Carla -5 art. 9 carte toccate prima del permesso" in lines
+    assert "Dario -3 art. 15 ritardo" in lines
+    assert "tavolo Tavolo verde" in text
+    assert "venerdì 20 novembre 2026" in text
+    assert "pagina 1 di 1" in text
+    assert "generato il 21/11/2026 alle 00:05" in text  # Europe/Rome
+    assert "Il segretario" in text and "segretario" in text.split("Il segretario")[1]
+    assert "BOZZA" not in text
+
+
+def test_verbale_pdf_embeds_the_fonts_and_fetches_nothing(db, segretario):
+    turno = loaded(hand_turno(segretario))
+    content = verbale_pdf(verbale(turno))
+    reader = PdfReader(io.BytesIO(content))
+    fonts = set()
+    for page in reader.pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descendants = font.get("/DescendantFonts")
+            desc = (descendants[0].get_object() if descendants else font).get("/FontDescriptor")
+            assert desc is not None and any(k in desc for k in ("/FontFile2", "/FontFile3"))
+            fonts.add(str(font["/BaseFont"]))
+    assert any("DejaVu-Sans" in f for f in fonts), fonts
+    assert b"http://" not in content and b"https://" not in content
+
+
+def test_verbale_pdf_seven_players_landscape(season7):
+    turni = closed_turni(season7)
+    assert turni and all(t.seats.count() == 7 for t in turni)
+    for turno in turni:
+        content = verbale_pdf(verbale(turno), series_labels=labels(season7))
+        reader = PdfReader(io.BytesIO(content))
+        box = reader.pages[0].mediabox
+        assert float(box.width) > float(box.height)  # landscape
+        assert len(reader.pages) <= 2
+        assert "pagina 1 di" in reader.pages[0].extract_text()
+        check_verbale_pdf(turno, content)
+        assert len(turno.smazzate.all()) == 28
+
+
+def test_verbale_pdf_of_an_open_turno_is_a_draft(db, segretario):
+    season = season_create(name="Aperta")
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    for name in players:
+        Player.objects.create(name=name)
+    turno = turno_start(
+        season=season, date=dt.date(2026, 11, 27), players=players, first_dealer="Anna"
+    )
+    smazzata_record(
+        turno=turno,
+        game="NJ",
+        caller="Bruno",
+        counts={"Anna": 1, "Bruno": 1, "Carla": 2, "Dario": 0},
+    )
+    v = verbale(loaded(turno))
+    assert not v.closed
+    content = verbale_pdf(v)
+    text = "\n".join(pdf_pages(content))
+    assert "BOZZA — turno in corso" in text
+    assert "1 NJ 1 -3 1 -3 2 -6 0 0" in pdf_lines(content)
+    assert "\n19\n" in "\n" + "\n".join(pdf_lines(content)) + "\n"  # blank rows to fill by hand
+    assert verbale_basename(v) == "verbale-2026-11-27-1-bozza"
+    book = load_workbook(io.BytesIO(verbale_xlsx(v, classifica_as_of(season, v.date))))
+    assert "BOZZA — turno in corso" in [c.value for c in book["Verbale"][2]]
+
+
+# -- the Verbale workbook ---------------------------------------------------------------------
+
+
+def test_verbale_xlsx_values_and_formulas_match_the_engine(season4):
+    for turno in closed_turni(season4):
+        rows = classifica_as_of(season4, turno.giornata.date)
+        check_verbale_xlsx(turno, verbale_xlsx(verbale(turno), rows, series_labels=labels(season4)))
+
+
+def test_verbale_xlsx_hand_turno_and_seven_players(db, segretario, season7):
+    turno = loaded(hand_turno(segretario))
+    content = verbale_xlsx(verbale(turno), classifica_as_of(turno.season, turno.giornata.date))
+    check_verbale_xlsx(turno, content)
+    ws = load_workbook(io.BytesIO(content))["Verbale"]
+    first = find_row(ws, "N.") + 2
+    assert ws.cell(first, 8).value == "Bruno"  # the N♥ cappotto
+    assert ws.cell(first + 4, 7).value == "S"  # the NQ♠ scazzata
+    for turno7 in closed_turni(season7):
+        rows = classifica_as_of(season7, turno7.giornata.date)
+        check_verbale_xlsx(turno7, verbale_xlsx(verbale(turno7), rows))
+
+
+# -- the Classifica Generale ------------------------------------------------------------------
+
+
+def test_classifica_pdf_and_xlsx(season4):
+    rows = classifica(season4)
+    last = last_closed_date(season4)
+    content = classifica_pdf(season4.name, rows, last)
+    reader = PdfReader(io.BytesIO(content))
+    assert len(reader.pages) == 1
+    lines = pdf_lines(content)
+    text = "\n".join(lines)
+    assert "Classifica Generale" in text and season4.name in text
+    assert date_it(last) in text
+    for row in rows:
+        start = f"{row.place} {row.player} {row.series_label} {row.score:.2f} {row.turni} "
+        line = next((ln for ln in lines if ln.startswith(start)), None)
+        assert line is not None, start
+        counts = [row.titles[c] for c in TITLE_LABELS if c != "SCUDETTO"]
+        tail = f"{row.absences} {row.scudetti} {row.average:.2f} " + " ".join(map(str, counts))
+        assert line.endswith(tail)
+    book = load_workbook(io.BytesIO(classifica_xlsx(season4.name, rows, last)))
+    assert book.sheetnames == ["Classifica"]
+    check_classifica_sheet(book["Classifica"], rows)
+
+
+def test_classifica_documents_of_an_empty_season(db):
+    season = season_create(name="Vuota")
+    content = classifica_pdf(season.name, classifica(season), last_closed_date(season))
+    assert "nessun turno chiuso" in "\n".join(pdf_pages(content))
+    book = load_workbook(io.BytesIO(classifica_xlsx(season.name, [], None)))
+    assert "Nessun turno chiuso" in book["Classifica"]["A3"].value
+
+
+# -- views ------------------------------------------------------------------------------------
+
+
+def test_document_views(client, season4):
+    turno = closed_turni(season4)[0]
+    name = f"verbale-{turno.giornata.date.isoformat()}-{turno.number}"
+    response = client.get(reverse("scoring:turno_pdf", args=[turno.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == f'inline; filename="{name}.pdf"'
+    check_verbale_pdf(loaded(turno), response.content)
+
+    response = client.get(reverse("scoring:turno_xlsx", args=[turno.pk]))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.openxmlformats")
+    assert response["Content-Disposition"] == f'attachment; filename="{name}.xlsx"'
+    check_verbale_xlsx(loaded(turno), response.content)
+
+    response = client.get(reverse("scoring:classifica_pdf", args=[season4.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert 'filename="classifica-2026-27.pdf"' in response["Content-Disposition"]
+    response = client.get(reverse("scoring:classifica_xlsx", args=[season4.pk]))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="classifica-2026-27.xlsx"'
+
+    assert reverse("scoring:turno_pdf", args=[7]) == "/turni/7/verbale.pdf"
+    assert reverse("scoring:classifica_xlsx", args=[3]) == "/classifica/3/classifica.xlsx"
+    for url_name in ("turno_pdf", "turno_xlsx", "classifica_pdf", "classifica_xlsx"):
+        assert client.get(reverse(f"scoring:{url_name}", args=[99999])).status_code == 404
+
+
+def test_document_views_members_only(client, socio, season4, settings):
+    settings.KINGCLUB_MEMBERS_ONLY = True
+    turno = closed_turni(season4)[0]
+    url = reverse("scoring:turno_pdf", args=[turno.pk])
+    response = client.get(url)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.force_login(socio)
+    assert client.get(url).status_code == 200
+    assert client.get(reverse("scoring:classifica_xlsx", args=[season4.pk])).status_code == 200
+
+
+def test_open_turno_can_be_downloaded_as_a_draft(client, segretario):
+    season = season_create(name="Aperta")
+    for name in ("Anna", "Bruno", "Carla", "Dario"):
+        Player.objects.create(name=name)
+    turno = turno_start(
+        season=season,
+        date=dt.date(2026, 11, 27),
+        players=["Anna", "Bruno", "Carla", "Dario"],
+        first_dealer="Anna",
+    )
+    response = client.get(reverse("scoring:turno_pdf", args=[turno.pk]))
+    assert response.status_code == 200
+    assert 'filename="verbale-2026-11-27-1-bozza.pdf"' in response["Content-Disposition"]
+    assert "BOZZA — turno in corso" in "\n".join(pdf_pages(response.content))
+    assert client.get(reverse("scoring:turno_xlsx", args=[turno.pk])).status_code == 200
+
+
+# -- export_verbali ---------------------------------------------------------------------------
+
+
+def test_export_verbali_writes_every_closed_turno(season4, tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    target = tmp_path / "archivio"
+    call_command("export_verbali", season4.name, str(target), stdout=out, stderr=err)
+    turni = closed_turni(season4)
+    expected = {f"verbale-{t.giornata.date.isoformat()}-{t.number}" for t in turni}
+    files = {p.name for p in target.iterdir()}
+    assert files == {f"{b}.{ext}" for b in expected for ext in ("pdf", "xlsx")} | {
+        "classifica-2026-27.pdf",
+        "classifica-2026-27.xlsx",
+    }
+    for turno in turni:
+        base = target / f"verbale-{turno.giornata.date.isoformat()}-{turno.number}"
+        check_verbale_pdf(turno, (base.with_suffix(".pdf")).read_bytes())
+        check_verbale_xlsx(turno, (base.with_suffix(".xlsx")).read_bytes())
+    total = len(turni) + 1
+    assert f"[{'#' * 30}] {total}/{total}" in err.getvalue()
+    assert f"] 1/{total}" in err.getvalue()
+    assert f"{len(turni)} verbali" in out.getvalue()
+
+
+def test_export_verbali_only_pdf_and_unknown_season(season4, tmp_path):
+    call_command(
+        "export_verbali", season4.name, str(tmp_path), "--format", "pdf", stderr=io.StringIO()
+    )
+    assert {p.suffix for p in tmp_path.iterdir()} == {".pdf"}
+    with pytest.raises(CommandError, match="stagione sconosciuta: 'Nessuna'"):
+        call_command("export_verbali", "Nessuna", str(tmp_path))
+
+
+def test_the_pdf_renderer_fetches_only_local_fonts_and_styles(tmp_path):
+    from scoring.exports.pdf import FONT_DIR, LocalFetcher
+
+    fetcher = LocalFetcher([FONT_DIR])
+    with pytest.raises(ValueError, match="disallowed protocol"):
+        fetcher.fetch("https://example.com/font.ttf")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("x")
+    with pytest.raises(ValueError, match="outside the allowed folders"):
+        fetcher.fetch(secret.as_uri())
