@@ -29,6 +29,7 @@ from scoring.forms import (
     count_unit,
 )
 from scoring.models import Penalita, Player, Sanction, Season, Turno
+from scoring.audit import turno_history
 from scoring.permissions import segretario_required
 from scoring.rules import Progress, RuleViolation
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
@@ -289,7 +290,7 @@ def _live_context(
         "close_errors": close_errors,
         "reopen_form": reopen_form or ReopenForm(),
         "errors": errors,
-        "events": list(turno.events.select_related("user").order_by("at", "id")),
+        "history": turno_history(turno),
         "deletable": is_open and not record.smazzate,
     }
 
