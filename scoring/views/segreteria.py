@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from scoring.audit import turno_history
 from scoring.forms import (
     SUIT_NAMES,
     CloseForm,
@@ -29,7 +30,6 @@ from scoring.forms import (
     count_unit,
 )
 from scoring.models import Penalita, Player, Sanction, Season, Turno
-from scoring.audit import turno_history
 from scoring.permissions import segretario_required
 from scoring.rules import Progress, RuleViolation
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
