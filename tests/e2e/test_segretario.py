@@ -208,6 +208,8 @@ def test_segretario_records_a_whole_turno(browser, live_server, club, shot, view
     )
     assert page_totals(page) == dict(engine.totals) == expected
     shot(page, "complete")
+    # on a phone the page never scrolls sideways: wide tables scroll in their own box
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
 
     page.click("button:has-text('Chiudi il turno')")
     page.wait_for_load_state()
