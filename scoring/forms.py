@@ -10,6 +10,9 @@ from collections.abc import Iterable, Sequence
 
 from django import forms
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Player, Season
 from scoring.rules import Problem, RuleSet
@@ -19,23 +22,30 @@ MAX_SEATS = 7
 
 # What the segretario counts per player, as the club says it (SPEC §2).
 COUNT_UNITS = {
-    "jacks": "fanti",
-    "kings": "re",
-    "jacks_kings": "fanti e re",
-    "queen_spades": "donna di picche (1 = presa)",
-    "hearts": "cuori",
-    "last_two_tricks": "ultime due mani",
-    "tricks": "mani",
-    "cards_left": "carte in mano",
+    "jacks": _("fanti"),
+    "kings": _("re"),
+    "jacks_kings": _("fanti e re"),
+    "queen_spades": _("donna di picche (1 = presa)"),
+    "hearts": _("cuori"),
+    "last_two_tricks": _("ultime due mani"),
+    "tricks": _("mani"),
+    "cards_left": _("carte in mano"),
 }
-SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}
+SUIT_NAMES = {"S": _("picche"), "H": _("cuori"), "D": _("quadri"), "C": _("fiori")}
 PENALTY_ARTICLES = [
-    ("6", "Art. 6"),
-    ("9", "Art. 9"),
-    ("15", "Art. 15"),
-    ("16", "Art. 16"),
-    ("altro", "Altro"),
+    ("6", _("Art. 6")),
+    ("9", _("Art. 9")),
+    ("15", _("Art. 15")),
+    ("16", _("Art. 16")),
+    ("altro", _("Altro")),
 ]
+
+
+def _seat_label(i: int) -> str:
+    return gettext("Posto %(n)s") % {"n": i}
+
+
+seat_label = lazy(_seat_label, str)  # "Posto 3", in the language of the request
 
 
 def count_unit(rules: RuleSet, game: str | None) -> str:
@@ -66,20 +76,23 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
     """Season, date, table, up to seven seats in counterclockwise order, the first dealer."""
 
     season = forms.ModelChoiceField(
-        queryset=Season.objects.all(), label="Stagione", empty_label=None
+        queryset=Season.objects.all(), label=_("Stagione"), empty_label=None
     )
     date = forms.DateField(
-        label="Data", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("Data"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
     table = forms.CharField(
-        label="Tavolo", required=False, max_length=40, help_text="Facoltativo, es. «Tavolo 2»."
+        label=_("Tavolo"),
+        required=False,
+        max_length=40,
+        help_text=_("Facoltativo, es. «Tavolo 2»."),
     )
     first_dealer_seat = forms.TypedChoiceField(
-        label="Primo mazziere",
-        choices=[(i, f"Posto {i}") for i in range(1, MAX_SEATS + 1)],
+        label=_("Primo mazziere"),
+        choices=[(i, seat_label(i)) for i in range(1, MAX_SEATS + 1)],
         coerce=int,
         initial=1,
-        help_text="Chi ha estratto la carta più alta.",
+        help_text=_("Chi ha estratto la carta più alta."),
     )
 
     def __init__(self, *args, **kwargs) -> None:
@@ -89,14 +102,14 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
             self.fields[f"seat_{i}"] = forms.ModelChoiceField(
                 queryset=members,
                 required=False,
-                label=f"Posto {i}",
-                empty_label="— vuoto —",
+                label=seat_label(i),
+                empty_label=_("— vuoto —"),
             )
             self.fields[f"seat_{i}_new"] = forms.CharField(
                 required=False,
                 max_length=60,
-                label=f"Posto {i}: nuovo socio",
-                widget=forms.TextInput(attrs={"placeholder": "oppure nuovo socio", "size": 16}),
+                label=_("Posto %(n)s: nuovo socio") % {"n": i},
+                widget=forms.TextInput(attrs={"placeholder": _("oppure nuovo socio"), "size": 16}),
             )
         self.fields["seat_1"].widget.attrs["autofocus"] = True
         self.fields["season"].initial = (
@@ -120,7 +133,7 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
             if chosen is not None and typed:
                 self.add_error(
                     f"seat_{i}_new",
-                    "scegliere un socio dall'elenco oppure scrivere un nuovo nome, non entrambi",
+                    _("scegliere un socio dall'elenco oppure scrivere un nuovo nome, non entrambi"),
                 )
                 continue
             if chosen is not None:
@@ -134,7 +147,8 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
         dealer_seat = data.get("first_dealer_seat")
         if dealer_seat is not None and dealer_seat not in {i for i, _ in self.seat_names}:
             self.add_error(
-                "first_dealer_seat", f"il posto {dealer_seat} è vuoto: scegliere il primo mazziere"
+                "first_dealer_seat",
+                _("il posto %(seat)s è vuoto: scegliere il primo mazziere") % {"seat": dealer_seat},
             )
         return data
 
@@ -183,22 +197,22 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
         self.rules = rules
         self.players = tuple(players)
         self.fields["caller"] = forms.ChoiceField(
-            label="Chiamante",
+            label=pgettext_lazy("segreteria", "Chiamante"),
             choices=[(p, p) for p in self.players],
             widget=forms.RadioSelect,
-            error_messages={"required": "scegliere il chiamante"},
+            error_messages={"required": _("scegliere il chiamante")},
         )
         self.fields["game"] = forms.ChoiceField(
-            label="Gioco",
+            label=_("Gioco"),
             choices=[(code, g.name) for code, g in rules.games.items()],
             widget=forms.RadioSelect,
             error_messages={
-                "required": "scegliere il gioco",
-                "invalid_choice": "gioco sconosciuto: %(value)s",
+                "required": _("scegliere il gioco"),
+                "invalid_choice": _("gioco sconosciuto: %(value)s"),
             },
         )
         self.fields["trump"] = forms.ChoiceField(
-            label="Briscola",
+            label=_("Briscola"),
             choices=[("", "—")] + [(s, f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s]}") for s in SUITS],
             required=False,
             widget=forms.RadioSelect,
@@ -208,7 +222,10 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
                 label=p,
                 required=False,
                 widget=_numeric({"min": 0}),
-                error_messages={"invalid": f"il risultato di {p} deve essere un numero intero"},
+                error_messages={
+                    "invalid": _("il risultato di %(player)s deve essere un numero intero")
+                    % {"player": p}
+                },
             )
         self.count_errors: list[str] = []
 
@@ -251,14 +268,14 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
 class PenalitaForm(ProblemFormMixin, forms.Form):
     field_map = {"penalties": "points"}
 
-    player = forms.ChoiceField(label="Giocatore")
+    player = forms.ChoiceField(label=_("Giocatore"))
     points = forms.IntegerField(
-        label="Punti",
-        widget=_numeric({"placeholder": "es. -5"}),
-        help_text="Punti del turno, di solito negativi.",
+        label=_("Punti"),
+        widget=_numeric({"placeholder": _("es. -5")}),
+        help_text=_("Punti del turno, di solito negativi."),
     )
-    article = forms.ChoiceField(label="Articolo dello Statuto", choices=PENALTY_ARTICLES)
-    reason = forms.CharField(label="Motivo", max_length=300, required=False)
+    article = forms.ChoiceField(label=_("Articolo dello Statuto"), choices=PENALTY_ARTICLES)
+    reason = forms.CharField(label=_("Motivo"), max_length=300, required=False)
 
     def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
         super().__init__(*args, prefix="pen", **kwargs)
@@ -273,11 +290,11 @@ class PenalitaForm(ProblemFormMixin, forms.Form):
 
 
 class SanctionForm(ProblemFormMixin, forms.Form):
-    player = forms.ChoiceField(label="Giocatore")
+    player = forms.ChoiceField(label=_("Giocatore"))
     reason = forms.CharField(
-        label="Motivo",
+        label=_("Motivo"),
         max_length=300,
-        error_messages={"required": "la retrocessione per contatore richiede una motivazione"},
+        error_messages={"required": _("la retrocessione per contatore richiede una motivazione")},
     )
 
     def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
@@ -303,7 +320,7 @@ class CloseForm(forms.Form):
             for k in range(len(group)):
                 name = self.field_name(g, k)
                 self.fields[name] = forms.ChoiceField(
-                    label=f"{k + 1}º posto",
+                    label=_("%(n)sº posto") % {"n": k + 1},
                     choices=[("", "—")] + [(p, p) for p in group],
                     required=False,
                 )
@@ -330,14 +347,14 @@ class CloseForm(forms.Form):
 
 class ReopenForm(forms.Form):
     reason = forms.CharField(
-        label="Motivazione della riapertura",
+        label=_("Motivazione della riapertura"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
-        error_messages={"required": "per riaprire un turno chiuso serve una motivazione"},
+        error_messages={"required": _("per riaprire un turno chiuso serve una motivazione")},
     )
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError("per riaprire un turno chiuso serve una motivazione")
+            raise forms.ValidationError(_("per riaprire un turno chiuso serve una motivazione"))
         return reason

@@ -16,6 +16,8 @@ from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.audit import turno_history
@@ -378,7 +380,9 @@ def turno_new(request: HttpRequest) -> HttpResponse:
             form.add_problems(exc.problems)
         else:
             messages.success(
-                request, f"Turno {turno.label} iniziato: mazziere {form.first_dealer}."
+                request,
+                _("Turno %(label)s iniziato: mazziere %(dealer)s.")
+                % {"label": turno.label, "dealer": form.first_dealer},
             )
             return redirect(_live_url(turno.pk))
     return render(request, T + "turno_new.html", {"form": form})
@@ -438,18 +442,30 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
                 return _done(request, pk)
             form.add_problems(exc.problems)
             return _render_live(request, fresh, form=form)
-        kind = "obbligata" if sm.forced else "volontaria"
+        kind = (
+            pgettext("segreteria", "obbligata")
+            if sm.forced
+            else pgettext("segreteria", "volontaria")
+        )
         messages.success(
             request,
-            f"Smazzata {sm.number} registrata: {game_label(sm.game)} chiamata da "
-            f"{form.cleaned_data['caller']} ({kind}).",
+            _("Smazzata %(number)s registrata: %(game)s chiamata da %(caller)s (%(kind)s).")
+            % {
+                "number": sm.number,
+                "game": game_label(sm.game),
+                "caller": form.cleaned_data["caller"],
+                "kind": kind,
+            },
         )
         return _done(request, pk)
     if not state.turno.is_open:
         return _render_live(
             request,
             state,
-            errors=[f"il turno {state.turno.label} è chiuso: per modificarlo va riaperto"],
+            errors=[
+                _("il turno %(label)s è chiuso: per modificarlo va riaperto")
+                % {"label": state.turno.label}
+            ],
         )
     return _render_live(request, state, form=form)
 
@@ -461,9 +477,9 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(pk)
     if not state.turno.is_open or not state.record.smazzate:
         if not state.turno.is_open:
-            messages.error(request, "Il turno è chiuso: per correggerlo va riaperto.")
+            messages.error(request, _("Il turno è chiuso: per correggerlo va riaperto."))
         else:
-            messages.error(request, "Non ci sono smazzate da correggere.")
+            messages.error(request, _("Non ci sono smazzate da correggere."))
         return redirect(_live_url(pk))
     if request.method == "GET":
         return _render_live(request, state, correcting=True)
@@ -472,7 +488,7 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
         last = len(state.record.smazzate)
         if form.cleaned_data.get("number") not in (None, last):
             messages.error(
-                request, "Le smazzate sono cambiate nel frattempo: controllare e riprovare."
+                request, _("Le smazzate sono cambiate nel frattempo: controllare e riprovare.")
             )
             return redirect(_live_url(pk))
         try:
@@ -487,7 +503,7 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
         except RuleViolation as exc:
             form.add_problems(exc.problems)
         else:
-            messages.success(request, f"Smazzata {sm.number} corretta.")
+            messages.success(request, _("Smazzata %(number)s corretta.") % {"number": sm.number})
             return _done(request, pk)
     return _render_live(request, _state(pk), form=form, correcting=True)
 
@@ -505,7 +521,7 @@ def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
         for m in _messages_of(exc):
             messages.error(request, m)
     else:
-        messages.success(request, f"Smazzata {done} annullata.")
+        messages.success(request, _("Smazzata %(number)s annullata.") % {"number": done})
     return _done(request, pk)
 
 
@@ -532,7 +548,9 @@ def turno_penalita_add(request: HttpRequest, pk: int) -> HttpResponse:
             return _render_live(request, fresh, penalty_form=form, errors=errors)
         points = form.cleaned_data["points"]
         messages.success(
-            request, f"Penalità di {points} punti a {form.cleaned_data['player']} registrata."
+            request,
+            _("Penalità di %(points)s punti a %(player)s registrata.")
+            % {"points": points, "player": form.cleaned_data["player"]},
         )
         return _done(request, pk)
     return _render_live(request, state, penalty_form=form)
@@ -546,7 +564,11 @@ def turno_penalita_remove(request: HttpRequest, pk: int, penalita_pk: int) -> Ht
         penalita_remove(penalita=pen.pk, user=request.user)
     except RuleViolation as exc:
         return _render_live(request, _state(pk), errors=_messages_of(exc))
-    messages.success(request, f"Penalità di {pen.points} punti a {pen.player.name} eliminata.")
+    messages.success(
+        request,
+        _("Penalità di %(points)s punti a %(player)s eliminata.")
+        % {"points": pen.points, "player": pen.player.name},
+    )
     return _done(request, pk)
 
 
@@ -569,7 +591,9 @@ def turno_sanction_add(request: HttpRequest, pk: int) -> HttpResponse:
             errors = _messages_of(exc) if not fresh.turno.is_open else ()
             return _render_live(request, fresh, sanction_form=form, errors=errors)
         messages.success(
-            request, f"Retrocessione per contatore registrata per {form.cleaned_data['player']}."
+            request,
+            _("Retrocessione per contatore registrata per %(player)s.")
+            % {"player": form.cleaned_data["player"]},
         )
         return _done(request, pk)
     return _render_live(request, state, sanction_form=form)
@@ -585,7 +609,11 @@ def turno_sanction_remove(request: HttpRequest, pk: int, sanction_pk: int) -> Ht
         sanction_remove(sanction=sanction.pk, user=request.user)
     except RuleViolation as exc:
         return _render_live(request, _state(pk), errors=_messages_of(exc))
-    messages.success(request, f"Retrocessione per contatore di {sanction.player.name} eliminata.")
+    messages.success(
+        request,
+        _("Retrocessione per contatore di %(player)s eliminata.")
+        % {"player": sanction.player.name},
+    )
     return _done(request, pk)
 
 
@@ -603,7 +631,9 @@ def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
         if not fresh.turno.is_open or not fresh.score.complete:  # no close section to show
             return _render_live(request, fresh, errors=_messages_of(exc))
         return _render_live(request, fresh, close_form=form, close_errors=_messages_of(exc))
-    messages.success(request, f"Turno chiuso: verbale n. {turno.verbale_number}.")
+    messages.success(
+        request, _("Turno chiuso: verbale n. %(number)s.") % {"number": turno.verbale_number}
+    )
     return redirect(_live_url(pk))
 
 
@@ -622,10 +652,14 @@ def turno_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
             for problem in exc.problems:
                 form.add_error("reason" if problem.field == "reason" else None, problem.message)
             return _render_live(request, fresh, reopen_form=form)
-        messages.success(request, "Turno riaperto: la motivazione è registrata nel verbale.")
+        messages.success(request, _("Turno riaperto: la motivazione è registrata nel verbale."))
         return redirect(_live_url(pk))
     if state.turno.is_open:
-        return _render_live(request, state, errors=[f"il turno {state.turno.label} è già aperto"])
+        return _render_live(
+            request,
+            state,
+            errors=[_("il turno %(label)s è già aperto") % {"label": state.turno.label}],
+        )
     return _render_live(request, state, reopen_form=form)
 
 
@@ -638,7 +672,7 @@ def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
         turno_delete(turno=pk, user=request.user)
     except RuleViolation as exc:
         return _render_live(request, _state(pk), errors=_messages_of(exc))
-    messages.success(request, f"Turno {label} eliminato.")
+    messages.success(request, _("Turno %(label)s eliminato.") % {"label": label})
     return redirect("scoring:segreteria")
 
 
