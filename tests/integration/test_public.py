@@ -616,10 +616,11 @@ def test_italian_by_default_english_on_request(client, imported):
     assert response.status_code == 302
     page = content(client.get("/"))
     assert 'lang="en"' in page
-    assert "<h1>General standings" in page
-    assert ">Players</a>" in page and ">Standings</a>" in page  # base.html's navigation
+    # English sentences, the club's own words (SPEC: turno, Classifica, Verbale stay Italian)
+    assert "<h1>Classifica Generale" in page and "Up to the last closed turno" in page
+    assert ">Players</a>" in page and ">Classifica</a>" in page  # base.html's navigation
     turno = Turno.objects.filter(season=season).first()
-    assert "Match report" in content(client.get(f"/turni/{turno.pk}/"))
+    assert "Verbale di Turno" in content(client.get(f"/turni/{turno.pk}/"))
     assert "<h1>The series ladder" in content(client.get("/serie/"))
     # numbers follow the language: a decimal point in English
     rows = rows_by("data-player", page)
