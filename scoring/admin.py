@@ -7,6 +7,7 @@ History-tracked models use simple_history's admin, so each change can be inspect
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -27,6 +28,8 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
+from scoring.rules import RuleSet, RuleSetError
+from scoring.services.season import season_recompute, season_rules_update
 
 SEAT_COMPUTED = (
     "total",
@@ -131,13 +134,77 @@ class PlayerAdmin(admin.ModelAdmin):
     autocomplete_fields = ("user",)
 
 
+class SeasonAdminForm(forms.ModelForm):
+    """The rule set is edited as JSON; once a turno is closed only with an explicit recompute."""
+
+    recompute = forms.BooleanField(
+        label="Ricalcola la stagione con il nuovo regolamento",
+        required=False,
+        help_text="Obbligatorio per cambiare il regolamento dopo la chiusura del primo turno: "
+        "tutti i turni vengono rivalutati e il ricalcolo resta nello storico.",
+    )
+    reason = forms.CharField(label="Motivo del cambio di regolamento", required=False)
+
+    class Meta:
+        model = Season
+        fields = ("name", "ruleset_code", "rules", "is_current")
+
+    def clean_rules(self):
+        rules = self.cleaned_data["rules"]
+        try:
+            RuleSet.from_dict(rules)
+        except RuleSetError as exc:
+            raise forms.ValidationError(f"Regolamento non valido: {exc}") from None
+        return rules
+
+    def clean(self):
+        data = super().clean()
+        season = self.instance
+        changed = season.pk and "rules" in self.changed_data
+        if changed and season.rules_locked:
+            if not data.get("recompute"):
+                self.add_error(
+                    "rules",
+                    "La stagione ha già turni chiusi: il regolamento si cambia solo con il "
+                    "ricalcolo esplicito (spuntare la casella e indicare il motivo).",
+                )
+            elif not (data.get("reason") or "").strip():
+                self.add_error("reason", "Indicare il motivo del ricalcolo.")
+        return data
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonAdminForm
     list_display = ("name", "is_current", "ruleset_code", "created_at")
     list_filter = ("is_current", "ruleset_code")
     search_fields = ("name",)
     readonly_fields = ("created_at",)
     inlines = (EnrollmentInline,)
+
+    def save_model(self, request, obj, form, change):
+        if change and "rules" in form.changed_data:
+            rules = obj.rules
+            obj.rules = Season.objects.get(pk=obj.pk).rules  # the service writes them
+            super().save_model(request, obj, form, change)
+            season_rules_update(
+                season=obj,
+                rules=rules,
+                user=request.user,
+                reason=form.cleaned_data.get("reason", ""),
+                recompute=obj.rules_locked,
+            )
+            obj.refresh_from_db()
+        else:
+            super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        before = set(form.instance.enrollments.values_list("player_id", flat=True))
+        super().save_related(request, form, formsets, change)
+        after = set(form.instance.enrollments.values_list("player_id", flat=True))
+        if change and after != before:
+            # a late joiner takes the lowest score of every earlier giornata (SPEC §8.1)
+            season_recompute(season=form.instance)
 
 
 @admin.register(Enrollment)

@@ -72,3 +72,41 @@ def test_admin_search_and_filters(client, admin_user, make_season):
     assert r.status_code == 200
     r = client.get(reverse("admin:scoring_smazzata_changelist"), {"game": "NJ", "q": "Bruno"})
     assert r.status_code == 200
+
+
+def test_season_rules_locked_in_the_admin_unless_recomputed(client, admin_user, make_season):
+    """SPEC §9: after the first close the rule set changes only with an explicit recompute."""
+    import json
+
+    from scoring.models import Season, SeasonEvent, Smazzata
+
+    season = make_season(giornate=2, seed=3)
+    client.force_login(admin_user)
+    url = f"/admin/scoring/season/{season.pk}/change/"
+    rules = dict(season.rules)
+    rules["games"] = dict(rules["games"])
+    rules["games"]["NQS"] = {**rules["games"]["NQS"], "per_unit": -10}
+    data = {
+        "name": season.name,
+        "ruleset_code": "caf",
+        "rules": json.dumps(rules),
+        "is_current": "on",
+        "enrollments-TOTAL_FORMS": "0",
+        "enrollments-INITIAL_FORMS": "0",
+        "enrollments-MIN_NUM_FORMS": "0",
+        "enrollments-MAX_NUM_FORMS": "1000",
+    }
+    r = client.post(url, data)
+    assert r.status_code == 200
+    assert "solo con il ricalcolo esplicito" in r.content.decode()
+    assert Season.objects.get(pk=season.pk).rules["games"]["NQS"]["per_unit"] == -8
+    r = client.post(url, {**data, "recompute": "on", "reason": "il circolo passa a -10"})
+    assert r.status_code == 302, r.content.decode()[:3000]
+    assert Season.objects.get(pk=season.pk).rules["games"]["NQS"]["per_unit"] == -10
+    assert SeasonEvent.objects.filter(season=season, kind="recompute").exists()
+    # every Q♠ is rescored: -10 now, or the scazzata's -12 for a voluntary caller who took it
+    nqs = Smazzata.objects.filter(turno__season=season, game="NQS")
+    assert nqs.count() >= 2
+    for sm in nqs:
+        taker = sm.results.get(count=1)
+        assert taker.points == (-12 if sm.scazzata and taker.player_id == sm.caller_id else -10)
