@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Player, Season
 from scoring.rules import Problem, RuleSet
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
+from scoring.rules.turno import PENALTY_LIMIT
 
 MAX_SEATS = 7
 
@@ -32,6 +33,8 @@ COUNT_UNITS = {
     "cards_left": _("carte in mano"),
 }
 SUIT_NAMES = {"S": _("picche"), "H": _("cuori"), "D": _("quadri"), "C": _("fiori")}
+# a penalità is a few turno points (totals stay within about ±150): the engine's bound
+PENALTY_POINTS_LIMIT = PENALTY_LIMIT
 PENALTY_ARTICLES = [
     ("6", _("Art. 6")),
     ("9", _("Art. 9")),
@@ -143,6 +146,7 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
                 if name is None:
                     name = typed
                     self.new_names.append(typed)
+                    existing[typed.casefold()] = typed  # "zeno" in a later seat is this one
                 self.seat_names.append((i, name))
         dealer_seat = data.get("first_dealer_seat")
         if dealer_seat is not None and dealer_seat not in {i for i, _ in self.seat_names}:
@@ -271,6 +275,9 @@ class PenalitaForm(ProblemFormMixin, forms.Form):
     player = forms.ChoiceField(label=_("Giocatore"))
     points = forms.IntegerField(
         label=_("Punti"),
+        # bounded: an unbounded integer overflows the column (a 500) or the stored ratio
+        min_value=-PENALTY_POINTS_LIMIT,
+        max_value=PENALTY_POINTS_LIMIT,
         widget=_numeric({"placeholder": _("es. -5")}),
         help_text=_("Punti del turno, di solito negativi."),
     )

@@ -13,7 +13,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 
 SEGRETARIO = "Segretario"
 SOCIO = "Socio"
@@ -42,10 +42,13 @@ def segretario_required(view: Callable[..., HttpResponse]) -> Callable[..., Http
 
 
 def members_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Public read-only pages; login required when KINGCLUB_MEMBERS_ONLY is on."""
+    """Public read-only pages (GET and HEAD only); login required when KINGCLUB_MEMBERS_ONLY
+    is on."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])
         if settings.KINGCLUB_MEMBERS_ONLY and not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)

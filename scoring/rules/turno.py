@@ -18,6 +18,9 @@ from .records import (
 )
 from .ruleset import COUNT_CARDS_LEFT, SUITS, RuleSet
 
+# A sanity bound on one penalità (a turno's totals stay within about ±150 points).
+PENALTY_LIMIT = 9999
+
 
 @dataclass(frozen=True)
 class SmazzataPoints:
@@ -307,11 +310,12 @@ def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
                     field="penalties",
                 )
             )
-        if not _is_int(pen.points) or pen.points == 0:
+        if not _is_int(pen.points) or pen.points == 0 or abs(pen.points) > PENALTY_LIMIT:
             problems.append(
                 Problem(
                     "PENALTY_POINTS",
-                    "i punti di una penalità sono un numero intero diverso da zero",
+                    "i punti di una penalità sono un numero intero diverso da zero, "
+                    f"tra -{PENALTY_LIMIT} e {PENALTY_LIMIT}",
                     player=str(pen.player),
                     field="penalties",
                 )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.paginator import EmptyPage
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -144,7 +145,10 @@ def turni(request: HttpRequest) -> HttpResponse:
     if season is not None:
         filterset = TurnoFilter(request.GET or None, queryset=season_turni(season), season=season)
         table = TurniTable(filterset.qs)
-        RequestConfig(request, paginate={"per_page": TURNI_PER_PAGE}).configure(table)
+        try:
+            RequestConfig(request, paginate={"per_page": TURNI_PER_PAGE}).configure(table)
+        except (EmptyPage, ZeroDivisionError):  # ?per_page= of 0 or less: no such page
+            raise Http404("pagina non valida") from None
         ctx.update(filter=filterset, table=table)
     return render(request, "scoring/public/turni.html", ctx)
 

@@ -317,8 +317,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     seasons = list(Season.objects.all())
     season = None
     chosen = request.GET.get("stagione", "")
-    if chosen.isdigit():
-        season = next((s for s in seasons if s.pk == int(chosen)), None)
+    # compared as text: int() fails on some isdigit() strings ("²", thousands of digits)
+    season = next((s for s in seasons if str(s.pk) == chosen), None)
     season = season or current_season()
     open_turni, closed_turni = [], []
     if season is not None:
@@ -514,9 +514,11 @@ def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
     _state(pk)  # 404 for an unknown turno
     raw = request.POST.get("number", "")
     try:
-        done = smazzata_undo(
-            turno=pk, number=int(raw) if raw.isdigit() else None, user=request.user
-        )
+        number = int(raw) if raw.isdigit() else None
+    except ValueError:  # "²", or thousands of digits: no smazzata has that number
+        number = 0
+    try:
+        done = smazzata_undo(turno=pk, number=number, user=request.user)
     except RuleViolation as exc:
         for m in _messages_of(exc):
             messages.error(request, m)

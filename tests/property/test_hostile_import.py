@@ -137,3 +137,23 @@ def test_oversized_document_is_refused(settings):
         read_document(b" " * 1001)
     assert exc.value.problems[0].code == "JSON_TOO_LARGE"
     assert "1001" in exc.value.problems[0].message
+
+
+@pytest.mark.django_db
+def test_absurd_penalty_points_are_refused_not_crashed(db_dump):
+    doc = copy.deepcopy(BASE)
+    doc["season"] = "huge-penalty"
+    t = doc["turni"][0]
+    t["penalties"] = [{"player": t["players"][0], "points": -(10**30), "article": "9"}]
+    before = db_dump()
+    with pytest.raises(RuleViolation) as exc:
+        season_import(data=doc)
+    assert [p.code for p in exc.value.problems] == ["PENALTY_POINTS"]
+    assert "9999" in exc.value.problems[0].message
+    assert db_dump() == before
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/", "/serie/", "/turni/", "/giocatori/"])
+def test_read_only_pages_refuse_post(client, url):
+    assert client.post(url, {"x": "1"}).status_code == 405

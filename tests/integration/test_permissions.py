@@ -1,0 +1,560 @@
+"""Who may open what: every URL of the project, as every role, against an explicit table.
+
+The table below is the project's permission policy. The walker lists every URL pattern of the
+resolver (outside the admin site, which is walked on its own) and fails on a pattern the table
+does not classify, so a new URL cannot ship without a decision on who may open it.
+
+Each request runs inside a savepoint rolled back afterwards: every check sees the same data. A
+refused request (login redirect, 403, 404, 405), and every request marked ``unchanged``, must
+leave the database exactly as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.shortcuts import resolve_url
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from scoring.models import Penalita, Player, Sanction, Season, Turno
+from scoring.rules.simulator import simulate_turno
+from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
+
+pytestmark = pytest.mark.django_db
+
+ANON, SOCIO, SEGRETARIO, ADMIN = "anonymous", "socio", "segretario", "admin"
+ROLES = (ANON, SOCIO, SEGRETARIO, ADMIN)
+GET, POST = "GET", "POST"
+
+
+# -- expectations --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Expect:
+    """A status and, for a redirect, where it goes.
+
+    ``to``: ``"login"`` (settings.LOGIN_URL), ``"live"`` (the live screen of the URL's ``pk``),
+    a URL name, or a literal path.
+    """
+
+    status: int
+    to: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.status} → {self.to}" if self.to else str(self.status)
+
+
+OK = Expect(200)
+LOGIN = Expect(302, "login")
+DENIED = Expect(403)
+MISSING = Expect(404)
+NOT_ALLOWED = Expect(405)
+TO_LIVE = Expect(302, "live")
+TO_HOME = Expect(302, "/")
+REFUSED = {LOGIN, DENIED, MISSING, NOT_ALLOWED}
+
+
+def everyone(e: Expect) -> dict[str, Expect]:
+    return dict.fromkeys(ROLES, e)
+
+
+def segreteria(e: Expect) -> dict[str, Expect]:
+    """Segretario screens: login first, then 403 for a socio; the superuser is a segretario."""
+    return {ANON: LOGIN, SOCIO: DENIED, SEGRETARIO: e, ADMIN: e}
+
+
+def logged_in(e: Expect) -> dict[str, Expect]:
+    return {ANON: LOGIN, SOCIO: e, SEGRETARIO: e, ADMIN: e}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One request: method, URL arguments (URL kwarg -> key of the world), body, expectations.
+
+    ``unchanged``: the database must be the same afterwards whatever the role (a rejected form).
+    """
+
+    method: str
+    expect: Mapping[str, Expect]
+    args: Mapping[str, str] = field(default_factory=dict)
+    data: Mapping[str, Any] | None = None
+    unchanged: bool = False
+
+
+def G(expect: Mapping[str, Expect], **args: str) -> Check:
+    return Check(GET, expect, args)
+
+
+def P(
+    expect: Mapping[str, Expect], data: Mapping[str, Any] | None = None, *, unchanged=False, **args
+) -> Check:
+    return Check(POST, expect, args, data or {}, unchanged)
+
+
+PUBLIC = everyone(OK)
+
+# URL name -> every request made to it. World keys: see the ``world`` fixture.
+TABLE: dict[str, tuple[Check, ...]] = {
+    # -- members' pages (public while KINGCLUB_MEMBERS_ONLY is off) ------------------------------
+    "scoring:home": (G(PUBLIC),),
+    "scoring:classifica": (
+        G(PUBLIC),
+        G(PUBLIC, season_pk="season"),
+        G(everyone(MISSING), season_pk="missing"),
+    ),
+    "scoring:serie": (G(PUBLIC),),
+    "scoring:turni": (G(PUBLIC),),
+    "scoring:turno": (
+        G(PUBLIC, pk="closed_turno"),
+        G(PUBLIC, pk="open_turno"),
+        G(everyone(MISSING), pk="missing"),
+        G(everyone(MISSING), pk="huge"),  # beyond any database integer
+    ),
+    "scoring:players": (G(PUBLIC),),
+    "scoring:player": (
+        G(PUBLIC, pk="player"),
+        G(everyone(MISSING), pk="missing"),
+        G(everyone(MISSING), pk="huge"),
+    ),
+    # -- documents ------------------------------------------------------------------------------
+    "scoring:turno_pdf": (
+        G(PUBLIC, pk="closed_turno"),
+        G(PUBLIC, pk="open_turno"),
+        G(everyone(MISSING), pk="missing"),
+    ),
+    "scoring:turno_xlsx": (
+        G(PUBLIC, pk="closed_turno"),
+        G(PUBLIC, pk="open_turno"),
+        G(everyone(MISSING), pk="missing"),
+    ),
+    "scoring:classifica_pdf": (
+        G(PUBLIC, season_pk="season"),
+        G(everyone(MISSING), season_pk="missing"),
+    ),
+    "scoring:classifica_xlsx": (
+        G(PUBLIC, season_pk="season"),
+        G(everyone(MISSING), season_pk="missing"),
+    ),
+    # -- the segretario's screens ----------------------------------------------------------------
+    "scoring:segreteria": (G(segreteria(OK)), P(segreteria(NOT_ALLOWED))),
+    "scoring:turno_new": (G(segreteria(OK)), P(segreteria(OK), unchanged=True)),
+    "scoring:turno_live": (
+        G(segreteria(OK), pk="open_turno"),
+        G(segreteria(OK), pk="closed_turno"),
+        G(segreteria(MISSING), pk="missing"),
+        G(segreteria(MISSING), pk="huge"),
+        P(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_smazzata": (
+        P(segreteria(OK), unchanged=True, pk="open_turno"),  # form re-rendered with errors
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        P(segreteria(MISSING), pk="huge"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_smazzata_form": (
+        G(segreteria(OK), pk="open_turno"),
+        G(segreteria(TO_LIVE), pk="closed_turno"),
+        G(segreteria(MISSING), pk="missing"),
+        P(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_correct": (
+        G(segreteria(OK), pk="open_turno"),
+        G(segreteria(TO_LIVE), pk="closed_turno"),
+        G(segreteria(TO_LIVE), pk="empty_turno"),  # nothing to correct
+        G(segreteria(MISSING), pk="missing"),
+        P(segreteria(OK), unchanged=True, pk="open_turno"),
+        P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
+    ),
+    "scoring:turno_undo": (
+        P(segreteria(TO_LIVE), pk="open_turno"),  # undoes the last smazzata
+        P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
+        P(segreteria(TO_LIVE), unchanged=True, pk="empty_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_penalita_add": (
+        P(segreteria(OK), unchanged=True, pk="open_turno"),
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_penalita_remove": (
+        P(segreteria(TO_LIVE), pk="open_turno", penalita_pk="open_penalita"),
+        P(segreteria(OK), unchanged=True, pk="closed_turno", penalita_pk="closed_penalita"),
+        # a penalità of another turno
+        P(segreteria(MISSING), pk="open_turno", penalita_pk="closed_penalita"),
+        P(segreteria(MISSING), pk="open_turno", penalita_pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno", penalita_pk="open_penalita"),
+    ),
+    "scoring:turno_sanction_add": (
+        P(segreteria(OK), unchanged=True, pk="open_turno"),
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_sanction_remove": (
+        P(segreteria(TO_LIVE), pk="open_turno", sanction_pk="open_sanction"),
+        P(segreteria(OK), unchanged=True, pk="closed_turno", sanction_pk="closed_sanction"),
+        P(segreteria(MISSING), pk="open_turno", sanction_pk="closed_sanction"),
+        P(segreteria(MISSING), pk="open_turno", sanction_pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno", sanction_pk="open_sanction"),
+    ),
+    "scoring:turno_close": (
+        P(segreteria(OK), unchanged=True, pk="open_turno"),  # incomplete: errors shown
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_reopen": (
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),  # no reason
+        P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="closed_turno"),
+        P(segreteria(OK), {"reason": "x"}, unchanged=True, pk="open_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="closed_turno"),
+    ),
+    "scoring:turno_delete": (
+        P(segreteria(Expect(302, "scoring:segreteria")), pk="empty_turno"),
+        P(segreteria(OK), unchanged=True, pk="open_turno"),  # has smazzate
+        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="empty_turno"),
+    ),
+    # -- accounts (django.contrib.auth.urls) -----------------------------------------------------
+    "login": (G(PUBLIC), P(PUBLIC, unchanged=True)),  # an empty form: errors
+    "logout": (G(everyone(NOT_ALLOWED)), P(everyone(TO_HOME))),
+    "password_change": (G(logged_in(OK)), P(logged_in(OK), unchanged=True)),
+    "password_change_done": (G(logged_in(OK)),),
+    "password_reset": (G(PUBLIC), P(PUBLIC, unchanged=True)),
+    "password_reset_done": (G(PUBLIC),),
+    "password_reset_confirm": (G(PUBLIC, uidb64="bad_uid", token="bad_token"),),
+    "password_reset_complete": (G(PUBLIC),),
+    # -- language switch ---------------------------------------------------------------------------
+    "set_language": (G(everyone(TO_HOME)), P(everyone(TO_HOME), {"language": "en"})),
+}
+
+
+# -- the URL patterns ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Route:
+    name: str | None
+    route: str
+    params: frozenset[str]
+    callback: Callable[..., Any]
+
+
+def _walk(resolver: URLResolver, prefix: str = "", ns: str | None = None) -> Iterator[Route]:
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            inner = ns
+            if p.namespace:
+                inner = f"{ns}:{p.namespace}" if ns else p.namespace
+            yield from _walk(p, prefix + str(p.pattern), inner)
+        elif isinstance(p, URLPattern):
+            name = p.name and (f"{ns}:{p.name}" if ns else p.name)
+            params = frozenset(p.pattern.regex.groupindex)
+            yield Route(name, prefix + str(p.pattern), params, p.callback)
+
+
+def _is_admin(r: Route) -> bool:
+    return r.route.startswith("admin/")
+
+
+def project_routes() -> list[Route]:
+    """Every URL pattern but the admin site's (walked by ``test_admin_*``)."""
+    return [r for r in _walk(get_resolver()) if not _is_admin(r)]
+
+
+def test_every_url_is_classified():
+    problems = []
+    for r in project_routes():
+        if r.name is None:
+            problems.append(f"URL {r.route!r} has no name: name it and add it to the table")
+        elif r.name not in TABLE:
+            problems.append(f"new URL {r.name} has no entry in the permissions table")
+        elif not any(frozenset(c.args) == r.params for c in TABLE[r.name]):
+            params = ", ".join(sorted(r.params)) or "no arguments"
+            problems.append(f"new URL {r.name} ({params}) has no entry in the permissions table")
+        elif not {GET, POST} & {c.method for c in TABLE[r.name] if frozenset(c.args) == r.params}:
+            problems.append(f"URL {r.name} has no GET or POST check")
+    # and the table holds no URL that no longer exists
+    routes = {(r.name, r.params) for r in project_routes()}
+    for name, checks in TABLE.items():
+        for c in checks:
+            if (name, frozenset(c.args)) not in routes:
+                problems.append(f"the table names {name}({', '.join(c.args)}), not a URL any more")
+    assert problems == [], "\n".join(problems)
+
+
+def test_every_role_has_an_expectation():
+    for name, checks in TABLE.items():
+        for c in checks:
+            assert set(c.expect) == set(ROLES), name
+
+
+# -- the data every check runs against -----------------------------------------------------------
+MISSING_PK = 987654
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    """Users are created (and logins checked) many times here: a fast hasher."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(make_season) -> dict[str, Any]:
+    """A season with closed turni (penalità and sanctions on them), an open turno with smazzate,
+    a penalità and a sanction, an open turno with no smazzate, and a player."""
+    season: Season = make_season(
+        name="2026-27", giornate=2, seed=3, penalty_chance=1.0, sanction_chance=1.0
+    )
+    closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
+    assert closed is not None
+    closed_pen = Penalita.objects.filter(turno=closed).first()
+    closed_san = Sanction.objects.filter(turno=closed).first()
+    assert closed_pen is not None and closed_san is not None
+
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    rules = season.ruleset
+    record = simulate_turno(rules, players, random.Random(5), first_dealer=players[0])
+    open_turno = turno_start(
+        season=season, date=dt.date(2026, 10, 2), players=players, first_dealer=players[0]
+    )
+    for i, sm in enumerate(record.smazzate[:3], start=1):
+        smazzata_record(
+            turno=open_turno,
+            game=sm.game,
+            caller=sm.caller,
+            counts=sm.result,
+            trump=sm.trump,
+            number=i,
+        )
+    open_pen = penalita_add(turno=open_turno, player="Anna", points=-5, article="6", reason="r")
+    open_san = sanction_add(turno=open_turno, player="Bruno", reason="contatore")
+    empty = turno_start(
+        season=season, date=dt.date(2026, 10, 9), players=players, first_dealer=players[1]
+    )
+    return {
+        "season": season.pk,
+        "player": Player.objects.get(name="Carla").pk,
+        "closed_turno": closed.pk,
+        "closed_penalita": closed_pen.pk,
+        "closed_sanction": closed_san.pk,
+        "open_turno": open_turno.pk,
+        "open_penalita": open_pen.pk,
+        "open_sanction": open_san.pk,
+        "empty_turno": empty.pk,
+        "missing": MISSING_PK,
+        "huge": 10**25,
+        "bad_uid": "MTIzNDU2",
+        "bad_token": "abc-0123456789abcdef",
+    }
+
+
+@pytest.fixture
+def users(segretario, socio, admin_user) -> dict[str, Any]:
+    return {ANON: None, SOCIO: socio, SEGRETARIO: segretario, ADMIN: admin_user}
+
+
+def _location_ok(expect: Expect, response, kwargs: Mapping[str, Any]) -> bool:
+    location = response.get("Location", "")
+    if expect.to == "login":
+        return location.startswith(resolve_url(django_settings.LOGIN_URL) + "?next=")
+    if expect.to == "live":
+        return location == reverse("scoring:turno_live", args=[kwargs["pk"]])
+    if expect.to.startswith("/"):
+        return location == expect.to
+    return location == reverse(expect.to)
+
+
+def _run(
+    client: Client, role: str, user, name: str, check: Check, world: Mapping[str, Any], dump
+) -> tuple[str, str | None]:
+    """Make the request in a savepoint rolled back afterwards; the label and any failure."""
+    kwargs = {k: world[v] for k, v in check.args.items()}
+    url = reverse(name, kwargs=kwargs)
+    label = f"{check.method} {url} [{name}]"
+    if user is None:
+        client.logout()
+    else:
+        client.force_login(user)  # again each time: a logout check ends the session
+    expect = check.expect[role]
+    compare = check.unchanged or expect in REFUSED
+    with transaction.atomic():
+        before = dump() if compare else ""
+        send = client.get if check.method == GET else partial(client.post, data=check.data or {})
+        response = send(url)
+        after = dump() if compare else ""
+        transaction.set_rollback(True)
+    failure = None
+    if response.status_code != expect.status:
+        failure = f"{response.status_code}, expected {expect}"
+    elif expect.to and not _location_ok(expect, response, kwargs):
+        failure = f"302 to {response.get('Location')!r}, expected {expect}"
+    elif after != before:
+        failure = f"{response.status_code} as expected, but the database changed"
+    return label, failure
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_url_as_every_role(client, world, users, db_dump, role):
+    """Every entry of the table, for one role: the exact status, the redirect target, and the
+    database untouched by a refused request."""
+    user = users[role]
+    failures = []
+    for name, checks in TABLE.items():
+        for check in checks:
+            label, failure = _run(client, role, user, name, check, world, db_dump)
+            if failure:
+                failures.append(f"{role}: {label}: {failure}")
+    assert failures == [], "\n".join(failures)
+
+
+# -- KINGCLUB_MEMBERS_ONLY --------------------------------------------------------------------
+def _members_routes() -> list[tuple[str, Check]]:
+    """The members' pages and documents (every members_view) with their public GET checks."""
+    out = []
+    for r in project_routes():
+        if r.callback.__module__ not in ("scoring.views.public", "scoring.views.documents"):
+            continue
+        for c in TABLE[r.name]:
+            if c.method == GET and frozenset(c.args) == r.params:
+                out.append((r.name, c))
+    return out
+
+
+def test_members_only_pages_need_a_login(client, world, users, settings, db_dump):
+    settings.KINGCLUB_MEMBERS_ONLY = True
+    checks = _members_routes()
+    assert len(checks) >= 12
+    failures = []
+    for name, c in checks:
+        # anonymous: the login page, even for a missing object (nothing is revealed)
+        members_only = Check(GET, {ANON: LOGIN, SOCIO: c.expect[SOCIO]}, c.args)
+        for role in (ANON, SOCIO):
+            label, failure = _run(client, role, users[role], name, members_only, world, db_dump)
+            if failure:
+                failures.append(f"{role}: {label}: {failure}")
+    assert failures == [], "\n".join(failures)
+    # and the socio does see them
+    assert {c.expect[SOCIO] for _, c in checks} == {OK, MISSING}
+
+
+# -- the admin site ----------------------------------------------------------------------------
+def _admin_urls() -> list[str]:
+    urls = [reverse("admin:index")]
+    for model in apps.get_app_config("scoring").get_models():
+        if model.__name__.startswith("Historical"):
+            continue
+        opts = model._meta
+        urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
+        urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
+    urls.append(reverse("admin:auth_user_changelist"))
+    return urls
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_admin_is_for_the_superuser_only(client, world, users, role):
+    user = users[role]
+    if user is not None:
+        client.force_login(user)
+    admin_login = reverse("admin:login")
+    urls = _admin_urls()
+    assert len(urls) > 30
+    failures = []
+    for url in urls:
+        r = client.get(url)
+        if role == ADMIN:
+            if r.status_code != 200:
+                failures.append(f"{url}: {r.status_code}, expected 200")
+        elif r.status_code != 302 or not r["Location"].startswith(admin_login + "?next="):
+            failures.append(f"{url}: {r.status_code} {r.get('Location')}, expected admin login")
+    assert failures == [], "\n".join(failures)
+
+
+# -- CSRF and deactivated accounts -------------------------------------------------------------
+def test_every_post_needs_the_csrf_token(world, users, db_dump):
+    """Every POST of the table, as the administrator (who may do everything), without the
+    CSRF token: 403, nothing changed."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(users[ADMIN])
+    failures, count = [], 0
+    before = db_dump()
+    for name, checks in TABLE.items():
+        for c in checks:
+            if c.method != POST:
+                continue
+            url = reverse(name, kwargs={k: world[v] for k, v in c.args.items()})
+            r = client.post(url, c.data or {})
+            count += 1
+            if r.status_code != 403:
+                failures.append(f"POST {url} [{name}] without CSRF token: {r.status_code}")
+    assert count >= 30
+    assert failures == [], "\n".join(failures)
+    assert db_dump() == before
+
+
+def test_a_deactivated_segretario_is_anonymous(client, world, segretario):
+    client.force_login(segretario)
+    segretario.is_active = False
+    segretario.save()
+    url = reverse("scoring:turno_undo", args=[world["open_turno"]])
+    r = client.post(url)
+    assert r.status_code == 302
+    assert r["Location"].startswith(resolve_url(django_settings.LOGIN_URL) + "?next=")
+    r = client.get(reverse("scoring:segreteria"))
+    assert r.status_code == 302
+
+
+# -- logout and login throttling -------------------------------------------------------------
+def test_logout_is_post_only(client, segretario):
+    client.force_login(segretario)
+    r = client.get(reverse("logout"))
+    assert r.status_code == 405
+    assert "_auth_user_id" in client.session  # still logged in
+    r = client.post(reverse("logout"))
+    assert r.status_code == 302
+    assert "_auth_user_id" not in client.session
+
+
+def _login(client: Client, username: str, password: str):
+    return client.post(reverse("login"), {"username": username, "password": password})
+
+
+def test_failed_logins_lock_the_username_out(client, segretario, socio):
+    limit = django_settings.AXES_FAILURE_LIMIT
+    lockout = django_settings.AXES_HTTP_RESPONSE_CODE
+    assert lockout in (403, 429)
+    for _ in range(limit - 1):
+        r = _login(client, "segretario", "wrong-password")
+        assert r.status_code == 200  # the form again, with its error
+        assert "_auth_user_id" not in client.session
+    r = _login(client, "segretario", "wrong-password")  # the limit-th failure locks
+    assert r.status_code == lockout
+    # the right password is refused now
+    r = _login(client, "segretario", "pw-kingclub-1")
+    assert r.status_code == lockout
+    assert "Troppi tentativi" in r.content.decode()
+    assert "_auth_user_id" not in client.session
+    # another username from the same address still logs in
+    r = _login(client, "socio", "pw-kingclub-1")
+    assert r.status_code == 302
+    assert client.session["_auth_user_id"] == str(socio.pk)
+
+
+def test_fewer_failures_than_the_limit_do_not_lock(client, segretario):
+    for _ in range(django_settings.AXES_FAILURE_LIMIT - 1):
+        _login(client, "segretario", "wrong-password")
+    r = _login(client, "segretario", "pw-kingclub-1")
+    assert r.status_code == 302
+    assert client.session["_auth_user_id"] == str(segretario.pk)
