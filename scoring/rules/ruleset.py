@@ -286,7 +286,11 @@ class RuleSet:
                         f"deck for {deck.players} players: {len(deck.cards)} cards "
                         "do not deal evenly"
                     )
-            games = {code: GameRule.from_dict(code, g) for code, g in d["games"].items()}
+            # the order of the games (SPEC §2) is data too: jsonb does not keep key order
+            order = d.get("game_order") or list(d["games"])
+            if sorted(order) != sorted(d["games"]):
+                raise RuleSetError("game_order must list every game once")
+            games = {code: GameRule.from_dict(code, d["games"][code]) for code in order}
             ratio = d.get("ratio", {})
             league = d.get("league", {})
             series = tuple(
@@ -336,6 +340,7 @@ class RuleSet:
             "code": self.code,
             "name": self.name,
             "decks": {str(n): list(d.removed) for n, d in sorted(self.decks.items())},
+            "game_order": list(self.games),
             "games": {c: g.to_dict() for c, g in self.games.items()},
             "ratio": {
                 "places": self.ratio_places,

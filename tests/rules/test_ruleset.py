@@ -170,3 +170,16 @@ def test_malformed_rule_set_is_rejected():
     del d["league"]["titles"]["UEFA"]
     with pytest.raises(RuleSetError):
         RuleSet.from_dict(d)
+
+
+def test_game_order_survives_a_store_that_sorts_keys():
+    """PostgreSQL's jsonb does not keep key order: the rule set carries it as a list."""
+    import json
+
+    from scoring.rules.ruleset import RuleSet, caf
+
+    data = json.loads(json.dumps(caf().to_dict(), sort_keys=True))
+    assert list(data["games"])[0] == "BRISCOLA"  # scrambled, as jsonb would
+    assert list(RuleSet.from_dict(data).games) == [
+        "NJ", "NK", "NJK", "NQS", "NH", "NU2", "NF", "DOMINO", "SEMPLICE", "BRISCOLA",
+    ]  # fmt: skip
