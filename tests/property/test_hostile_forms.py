@@ -447,7 +447,7 @@ def test_typed_html_is_escaped_everywhere(club, client, db_dump):
         "seat_3": Player.objects.get(name="Anna").pk,
         "seat_4": Player.objects.get(name="Bruno").pk,
     }
-    response, refused = post(client, reverse("scoring:turno_new"), data, db_dump)
+    _response, refused = post(client, reverse("scoring:turno_new"), data, db_dump)
     assert not refused
     turno = Turno.objects.latest("pk")
     member = Player.objects.get(name=SCRIPT)
