@@ -275,6 +275,7 @@ def test_any_rule_set(seed: int, n: int) -> None:
         "DOM": games["DOMINO"],
         "ATOUT": games["BRISCOLA"],
     }
+    d["game_order"] = list(d["games"])
     rules = RuleSet.from_dict(d)
     record = simulate_turno(rules, table(n), random.Random(seed))
     score = score_turno(rules, record)
