@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import (
+    Absence,
     Enrollment,
     Giornata,
     Penalita,
@@ -20,10 +21,12 @@ from scoring.models import (
     SeasonEvent,
     Seat,
     Smazzata,
+    TitleAward,
     Turno,
 )
-from scoring.rules import Problem, RuleViolation
+from scoring.rules import Problem, RuleViolation, SeasonState
 from scoring.rules.interchange import (
+    ScoredDocument,
     input_document,
     loads,
     parse_document,
@@ -31,7 +34,8 @@ from scoring.rules.interchange import (
     turno_to_input,
 )
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.season import season_create, season_recompute
+from scoring.services.bulk import insert_rows
+from scoring.services.season import season_create, standings_refresh
 
 
 def read_document(raw: bytes | str) -> Any:
@@ -49,9 +53,17 @@ def read_document(raw: bytes | str) -> Any:
     return loads(raw)
 
 
+IMPORT_CHUNK = 500  # turni written per round: bounds the memory of a large import
+
+
 @transaction.atomic
 def season_import(*, data: Any, user=None, current: bool | None = None) -> Season:
-    """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named)."""
+    """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named).
+
+    The engine scores the document once (turni and the whole season: series, titles, league
+    points, absences) and that result is stored as it is, what :func:`season_recompute` would
+    write, without replaying the season a second time.
+    """
     doc = parse_document(data)
     scored = score_document(doc)  # raises RuleViolation listing every problem
     name = doc.season or "stagione importata"
@@ -67,71 +79,134 @@ def season_import(*, data: Any, user=None, current: bool | None = None) -> Seaso
     names = list(dict.fromkeys([*doc.roster, *(p for t in doc.turni for p in t.players)]))
     existing = {p.name: p for p in Player.objects.filter(name__in=names)}
     Player.objects.bulk_create([Player(name=n) for n in names if n not in existing])
-    players = {p.name: p for p in Player.objects.filter(name__in=names)}
-    Enrollment.objects.bulk_create([Enrollment(season=season, player=players[n]) for n in names])
-    dates = sorted({t.date for t in doc.turni})
-    Giornata.objects.bulk_create([Giornata(season=season, date=d) for d in dates])
+    players = {p.name: p.pk for p in Player.objects.filter(name__in=names)}
+    Enrollment.objects.bulk_create([Enrollment(season=season, player_id=players[n]) for n in names])
+    days = {d.date: d for d in scored.season.giornate}
+    Giornata.objects.bulk_create(
+        [
+            Giornata(
+                season=season,
+                date=d,
+                lowest=days[d].lowest,
+                state_after=(days[d].state_after or SeasonState()).to_dict(),
+            )
+            for d in sorted(days)
+        ]
+    )
     giornate = {g.date: g for g in Giornata.objects.filter(season=season)}
 
-    now = timezone.now()
     order = sorted(range(len(doc.turni)), key=lambda i: (doc.turni[i].date, doc.turni[i].number))
     verbale = {i: k + 1 for k, i in enumerate(order)}
+    closed_by = user if user is not None and user.is_authenticated else None
+    now = timezone.now()
+    for lo in range(0, len(doc.turni), IMPORT_CHUNK):
+        _import_turni(
+            season,
+            scored,
+            range(lo, min(lo + IMPORT_CHUNK, len(doc.turni))),
+            players=players,
+            giornate=giornate,
+            verbale=verbale,
+            closed_by=closed_by,
+            now=now,
+        )
+    insert_rows(
+        Absence,
+        ["giornata", "season", "player", "league_points"],
+        (
+            (giornate[day.date].pk, season.pk, players[p], lp)
+            for day in scored.season.giornate
+            for p, lp in day.absences.items()
+        ),
+    )
+    SeasonEvent.objects.create(
+        season=season,
+        kind="import",
+        reason=f"{len(doc.turni)} turni importati",
+        user=closed_by,
+    )
+    standings_refresh(season=season)
+    return season
+
+
+def _import_turni(
+    season: Season,
+    scored: ScoredDocument,
+    indexes: range,
+    *,
+    players: dict[str, int],
+    giornate: dict[dt.date, Giornata],
+    verbale: dict[int, int],
+    closed_by,
+    now: dt.datetime,
+) -> None:
+    """Write the turni ``indexes`` of a scored document: turni, seats with the season's
+    outcome, smazzate, results, penalità, sanctions, titles."""
+    doc, rules = scored.doc, scored.doc.rules
     turni = [
         Turno(
             season=season,
-            giornata=giornate[t.date],
-            number=t.number,
-            first_dealer=players[t.first_dealer],
+            giornata=giornate[doc.turni[i].date],
+            number=doc.turni[i].number,
+            first_dealer_id=players[doc.turni[i].first_dealer],
             status=Turno.CHIUSO,
             closed_at=now,
-            closed_by=user if user is not None and user.is_authenticated else None,
+            closed_by=closed_by,
             verbale_number=verbale[i],
-            winner=players[scored.scores[i].order()[0]],
+            winner_id=players[scored.scores[i].order()[0]],
         )
-        for i, t in enumerate(doc.turni)
+        for i in indexes
     ]
     Turno.objects.bulk_create(turni, batch_size=500)
     if any(t.pk is None for t in turni):  # backends that do not return ids
-        ids = {(t.giornata_id, t.number): t.pk for t in Turno.objects.filter(season=season)}
+        ids = {
+            (t.giornata_id, t.number): t.pk
+            for t in Turno.objects.filter(season=season, pk__gt=0).only("giornata", "number")
+        }
         for t in turni:
             t.pk = t.id = ids[(t.giornata_id, t.number)]
+    turno_ids = [t.pk for t in turni]
 
     seats, smazzate, penalita, sanctions = [], [], [], []
-    pending_results = []
-    for i, (t, score) in enumerate(zip(doc.turni, scored.scores, strict=True)):
-        turno = turni[i]
+    for i, turno in zip(indexes, turni, strict=True):
+        t, score, outcome = doc.turni[i], scored.scores[i], scored.season.tables[i]
         rank = {n: k + 1 for k, n in enumerate(t.tiebreak)}
-        for pos, name in enumerate(t.players):
-            seats.append(
-                Seat(
-                    turno=turno,
-                    player=players[name],
-                    position=pos,
-                    total=score.totals[name],
-                    penalty_total=score.penalties[name],
-                    tiebreak_rank=rank.get(name),
-                    place=score.places[name],
-                    ratio=score.ratios[name],
-                )
+        seats.extend(
+            (
+                turno.pk,
+                players[name],
+                pos,
+                score.totals[name],
+                score.penalties[name],
+                rank.get(name),
+                score.places[name],
+                score.ratios[name],
+                outcome.series_before[name],
+                outcome.series_after[name],
+                list(outcome.titles[name]),
+                outcome.league_points[name],
             )
-        for sm in score.smazzate:
-            obj = Smazzata(
-                turno=turno,
-                number=sm.number,
-                game=sm.game,
-                caller=players[sm.caller],
-                dealer=players[sm.dealer],
-                trump=sm.trump or "",
-                forced=sm.forced,
-                scazzata=sm.scazzata,
-                cappotto=players[sm.cappotto] if sm.cappotto else None,
+            for pos, name in enumerate(t.players)
+        )
+        smazzate.extend(
+            (
+                turno.pk,
+                sm.number,
+                sm.game,
+                players[sm.caller],
+                players[sm.dealer],
+                sm.trump or "",
+                sm.forced,
+                sm.scazzata,
+                players[sm.cappotto] if sm.cappotto else None,
+                now,
             )
-            smazzate.append(obj)
-            pending_results.append((obj, sm))
+            for sm in score.smazzate
+        )
         penalita.extend(
             Penalita(
                 turno=turno,
-                player=players[p.player],
+                player_id=players[p.player],
                 points=p.points,
                 article=p.article,
                 reason=p.reason,
@@ -139,33 +214,83 @@ def season_import(*, data: Any, user=None, current: bool | None = None) -> Seaso
             for p in t.penalties
         )
         sanctions.extend(
-            Sanction(turno=turno, player=players[s.player], kind=s.kind, reason=s.reason)
+            Sanction(turno=turno, player_id=players[s.player], kind=s.kind, reason=s.reason)
             for s in t.sanctions
         )
-    Seat.objects.bulk_create(seats, batch_size=1000)
-    Smazzata.objects.bulk_create(smazzate, batch_size=1000)
-    if any(s.pk is None for s in smazzate):
-        ids = {(s.turno_id, s.number): s.pk for s in Smazzata.objects.filter(turno__season=season)}
-        for s in smazzate:
-            s.pk = s.id = ids[(s.turno_id, s.number)]
-    Result.objects.bulk_create(
+    insert_rows(
+        Seat,
+        [
+            "turno",
+            "player",
+            "position",
+            "total",
+            "penalty_total",
+            "tiebreak_rank",
+            "place",
+            "ratio",
+            "series_before",
+            "series_after",
+            "titles",
+            "league_points",
+        ],
+        seats,
+    )
+    insert_rows(
+        Smazzata,
+        [
+            "turno",
+            "number",
+            "game",
+            "caller",
+            "dealer",
+            "trump",
+            "forced",
+            "scazzata",
+            "cappotto",
+            "recorded_at",
+        ],
+        smazzate,
+    )
+    smazzata_ids = {
+        (turno_id, number): pk
+        for turno_id, number, pk in Smazzata.objects.filter(turno_id__in=turno_ids).values_list(
+            "turno_id", "number", "pk"
+        )
+    }
+    insert_rows(
+        Result,
+        ["smazzata", "player", "count", "points"],
         (
-            Result(smazzata=obj, player=players[name], count=sm.result[name], points=pts)
-            for obj, sm in pending_results
+            (smazzata_ids[(turno.pk, sm.number)], players[name], sm.result[name], pts)
+            for i, turno in zip(indexes, turni, strict=True)
+            for sm in scored.scores[i].smazzate
             for name, pts in sm.points.items()
         ),
-        batch_size=2000,
+    )
+    seat_ids = {
+        (turno_id, player_id): pk
+        for turno_id, player_id, pk in Seat.objects.filter(turno_id__in=turno_ids).values_list(
+            "turno_id", "player_id", "pk"
+        )
+    }
+    insert_rows(
+        TitleAward,
+        ["seat", "season", "player", "code", "value"],
+        (
+            (
+                seat_ids[(turno.pk, players[name])],
+                season.pk,
+                players[name],
+                code,
+                rules.title_value(code),
+            )
+            for i, turno in zip(indexes, turni, strict=True)
+            for name, codes in scored.season.tables[i].titles.items()
+            for code in codes
+        ),
     )
     Penalita.objects.bulk_create(penalita, batch_size=1000)
     Sanction.objects.bulk_create(sanctions, batch_size=1000)
-    SeasonEvent.objects.create(
-        season=season,
-        kind="import",
-        reason=f"{len(turni)} turni importati",
-        user=user if user is not None and user.is_authenticated else None,
-    )
-    season_recompute(season=season)
-    return season
 
 
 def season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
@@ -16,6 +17,7 @@ from scoring.models import (
     Enrollment,
     Giornata,
     Player,
+    Sanction,
     Season,
     SeasonEvent,
     Seat,
@@ -38,6 +40,7 @@ from scoring.rules import (
     Standing as StandingRecord,
 )
 from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
+from scoring.services.bulk import delete_ids, insert_rows, update_rows
 
 
 @transaction.atomic
@@ -130,23 +133,77 @@ def enrollment_add(*, season: Season, player: Player) -> Enrollment:
     return enrollment
 
 
-def _tables(turni: list[Turno]) -> list[TableResult]:
+@dataclass(frozen=True)
+class _SeatRow:
+    """A closed turno's seat as the recompute reads it: plain values, no model instance."""
+
+    pk: int
+    turno_id: int
+    player_id: int
+    name: str
+    place: int
+    ratio: Decimal
+    series_before: str
+    series_after: str
+    titles: list
+    league_points: Decimal | None
+
+
+def _closed_tables(
+    season: Season, first: dt.date, names: dict[int, str]
+) -> tuple[list[TableResult], dict[int, list[_SeatRow]]]:
+    """The closed turni from ``first`` on as the engine's tables, and their seats: three
+    flat queries (thousands of turni, no model instances)."""
+    turni = list(
+        Turno.objects.filter(season=season, status=Turno.CHIUSO, giornata__date__gte=first)
+        .order_by()
+        .values_list("pk", "giornata__date", "number")
+    )
+    seats: dict[int, list[_SeatRow]] = defaultdict(list)
+    for row in (
+        Seat.objects.filter(
+            turno__season=season, turno__status=Turno.CHIUSO, turno__giornata__date__gte=first
+        )
+        .order_by()
+        .values_list(
+            "pk",
+            "turno_id",
+            "player_id",
+            "place",
+            "ratio",
+            "series_before",
+            "series_after",
+            "titles",
+            "league_points",
+        )
+    ):
+        pk, turno_id, player_id, *rest = row
+        if player_id not in names:  # seated but not on the roster (an enrolment deleted by hand)
+            names[player_id] = Player.objects.values_list("name", flat=True).get(pk=player_id)
+        seats[turno_id].append(_SeatRow(pk, turno_id, player_id, names[player_id], *rest))
+    sanctions: dict[int, list[SanctionRecord]] = defaultdict(list)
+    for turno_id, name, kind, reason in (
+        Sanction.objects.filter(
+            turno__season=season, turno__status=Turno.CHIUSO, turno__giornata__date__gte=first
+        )
+        .order_by("pk")
+        .values_list("turno_id", "player__name", "kind", "reason")
+    ):
+        sanctions[turno_id].append(SanctionRecord(name, kind, reason))
     tables = []
-    for t in turni:
-        seats = sorted(t.seats.all(), key=lambda s: s.place)
+    for pk, date, number in turni:
+        by_place = sorted(seats[pk], key=lambda s: s.place)
         tables.append(
             TableResult(
-                key=t.pk,
-                date=t.giornata.date,
-                number=t.number,
-                order=tuple(s.player.name for s in seats),
-                ratios={s.player.name: s.ratio for s in seats},
-                sanctions=tuple(
-                    SanctionRecord(s.player.name, s.kind, s.reason) for s in t.sanctions.all()
-                ),
+                key=pk,
+                date=date,
+                number=number,
+                order=tuple(s.name for s in by_place),
+                ratios={s.name: s.ratio for s in by_place},
+                sanctions=tuple(sanctions[pk]),
             )
         )
-    return tables
+    return tables, seats
 
 
 @transaction.atomic
@@ -154,68 +211,86 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     """Replay the season's giornate from ``since`` (all when None) with the engine.
 
     Series and Scudetto streaks chain through the giornate, so everything from that giornata
-    on is rewritten: seats' series, titles and league points, absences, giornate, standings.
+    on is recomputed: seats' series, titles and league points, absences, giornate, standings.
+    Only the rows whose values changed are written.
     """
     rules = season.ruleset
-    giornate = list(Giornata.objects.filter(season=season).order_by("date"))
+    # the states after each giornata are large (every member): load only the one needed
+    giornate = list(Giornata.objects.filter(season=season).order_by("date").defer("state_after"))
+    start = None
     if since is not None:
         earlier = [g for g in giornate if g.date < since]
         giornate = [g for g in giornate if g.date >= since]
-        start = SeasonState.from_dict(earlier[-1].state_after) if earlier else None
-    else:
-        start = None
+        if earlier:
+            start = SeasonState.from_dict(
+                Giornata.objects.filter(pk=earlier[-1].pk)
+                .values_list("state_after", flat=True)
+                .get()
+            )
     if not giornate:
         standings_refresh(season=season)
         return
     first = giornate[0].date
-    closed = list(
-        Turno.objects.filter(season=season, status=Turno.CHIUSO, giornata__date__gte=first)
-        .select_related("giornata")
-        .prefetch_related("seats__player", "sanctions__player")
+    players = dict(
+        Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
     )
+    names = {pk: name for name, pk in players.items()}
+    tables, seats = _closed_tables(season, first, names)
     pending: dict[dt.date, set[str]] = defaultdict(set)
     for date, name in Seat.objects.filter(
         turno__season=season, turno__status=Turno.IN_CORSO, turno__giornata__date__gte=first
     ).values_list("turno__giornata__date", "player__name"):
         pending[date].add(name)
-    roster = list(
-        Enrollment.objects.filter(season=season)
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
-    outcomes, days, _ = play_giornate(rules, roster, _tables(closed), start, pending)
+    outcomes, days, _ = play_giornate(rules, sorted(players), tables, start, pending)
 
-    players = {p.name: p for p in Player.objects.filter(name__in=roster)}
-    seats: list[Seat] = []
-    awards: list[TitleAward] = []
-    for t in closed:
-        o = outcomes[t.pk]
-        for seat in t.seats.all():
-            name = seat.player.name
-            seat.series_before = o.series_before[name]
-            seat.series_after = o.series_after[name]
-            seat.titles = list(o.titles[name])
-            seat.league_points = o.league_points[name]
-            seats.append(seat)
-            awards.extend(
-                TitleAward(
-                    seat=seat,
-                    season=season,
-                    player=seat.player,
-                    code=code,
-                    value=rules.title_value(code),
-                )
-                for code in o.titles[name]
+    # seats: write only those whose series, titles or league points changed
+    changed: list[tuple] = []
+    awards: set[tuple[int, int, str, Decimal]] = set()  # (seat, player, code, value)
+    for turno_id, rows in seats.items():
+        o = outcomes[turno_id]
+        for seat in rows:
+            name = seat.name
+            new = (
+                o.series_before[name],
+                o.series_after[name],
+                list(o.titles[name]),
+                o.league_points[name],
             )
-    Seat.objects.bulk_update(
-        seats, ["series_before", "series_after", "titles", "league_points"], batch_size=500
-    )
-    TitleAward.objects.filter(season=season, seat__turno__giornata__date__gte=first).delete()
-    TitleAward.objects.bulk_create(awards, batch_size=1000)
+            if new != (seat.series_before, seat.series_after, seat.titles, seat.league_points):
+                changed.append((*new, seat.pk))
+            awards.update(
+                (seat.pk, seat.player_id, code, rules.title_value(code)) for code in o.titles[name]
+            )
+    update_rows(Seat, ["series_before", "series_after", "titles", "league_points"], changed)
 
+    # title awards: delete the ones no longer won, add the new ones
+    seat_pks = [seat.pk for rows in seats.values() for seat in rows]
+    stored = (
+        # a close on the last giornata replays a few seats: read only their awards
+        TitleAward.objects.filter(seat_id__in=seat_pks)
+        if len(seat_pks) <= 500
+        else TitleAward.objects.filter(season=season, seat__turno__giornata__date__gte=first)
+    ).values_list("pk", "seat_id", "player_id", "code", "value")
+    keep: set[tuple[int, int, str, Decimal]] = set()
+    stale: list[int] = []
+    for pk, *key in stored:
+        award = tuple(key)
+        if award in awards and award not in keep:
+            keep.add(award)
+        else:
+            stale.append(pk)
+    delete_ids(TitleAward, stale)
+    insert_rows(
+        TitleAward,
+        ["seat", "season", "player", "code", "value"],
+        sorted(
+            (seat, season.pk, player, code, value) for seat, player, code, value in awards - keep
+        ),
+    )
+
+    # absences and the giornate (lowest score, state after)
     by_date = {d.date: d for d in days}
-    Absence.objects.filter(giornata__in=giornate).delete()
-    absences: list[Absence] = []
+    wanted: dict[tuple[int, int], Decimal] = {}
     state = start or SeasonState()
     for g in giornate:
         day = by_date.get(g.date)
@@ -224,19 +299,35 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
         else:
             state = day.state_after or state
             g.lowest = day.lowest
-            absences.extend(
-                Absence(giornata=g, season=season, player=players[name], league_points=lp)
-                for name, lp in day.absences.items()
-            )
+            for name, lp in day.absences.items():
+                wanted[(g.pk, players[name])] = lp
         g.state_after = state.to_dict()
-    Giornata.objects.bulk_update(giornate, ["lowest", "state_after"])
-    Absence.objects.bulk_create(absences, batch_size=1000)
+    update_rows(
+        Giornata, ["lowest", "state_after"], [(g.lowest, g.state_after, g.pk) for g in giornate]
+    )
+    stale = []
+    for pk, giornata_id, player_id, lp in Absence.objects.filter(
+        giornata__in=[g.pk for g in giornate]
+    ).values_list("pk", "giornata_id", "player_id", "league_points"):
+        if wanted.get((giornata_id, player_id)) == lp:
+            del wanted[(giornata_id, player_id)]
+        else:
+            stale.append(pk)
+    delete_ids(Absence, stale)
+    insert_rows(
+        Absence,
+        ["giornata", "season", "player", "league_points"],
+        sorted((g, season.pk, p, lp) for (g, p), lp in wanted.items()),
+    )
     standings_refresh(season=season)
 
 
-def standings_aggregate(season: Season, *, before: dt.date | None = None) -> list[StandingRecord]:
+def standings_aggregate(
+    season: Season, *, before: dt.date | None = None, on: dt.date | None = None
+) -> list[StandingRecord]:
     """Every roster member's season score, turni, absences and titles, in three aggregate
-    queries over the stored results (optionally only giornate before ``before``)."""
+    queries over the stored results (optionally only giornate before ``before``, or only the
+    giornata of ``on``)."""
     seat_qs = Seat.objects.filter(turno__season=season, turno__status=Turno.CHIUSO)
     abs_qs = Absence.objects.filter(season=season)
     award_qs = TitleAward.objects.filter(season=season)
@@ -244,6 +335,20 @@ def standings_aggregate(season: Season, *, before: dt.date | None = None) -> lis
         seat_qs = seat_qs.filter(turno__giornata__date__lt=before)
         abs_qs = abs_qs.filter(giornata__date__lt=before)
         award_qs = award_qs.filter(seat__turno__giornata__date__lt=before)
+    if on is not None:
+        # one giornata: select it by id and its turni by ids (about 30), which both SQLite and
+        # PostgreSQL serve from indexes; a filter on the date makes SQLite walk the season
+        giornata = list(
+            Giornata.objects.filter(season=season, date=on).values_list("pk", flat=True)
+        )
+        turni = list(
+            Turno.objects.filter(giornata__in=giornata, status=Turno.CHIUSO).values_list(
+                "pk", flat=True
+            )
+        )
+        seat_qs = Seat.objects.filter(turno_id__in=turni)
+        abs_qs = Absence.objects.filter(giornata__in=giornata)
+        award_qs = TitleAward.objects.filter(seat__turno_id__in=turni)
     played = {
         r["player_id"]: (r["s"], r["n"])
         for r in seat_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
@@ -274,6 +379,20 @@ def standings_aggregate(season: Season, *, before: dt.date | None = None) -> lis
     return rows
 
 
+def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:
+    """A standing minus one giornata's part of it."""
+    if day is None:
+        return row
+    titles = {code: n - day.titles.get(code, 0) for code, n in row.titles.items()}
+    return replace(
+        row,
+        score=row.score - day.score,
+        turni=row.turni - day.turni,
+        absences=row.absences - day.absences,
+        titles={code: n for code, n in titles.items() if n},
+    )
+
+
 @transaction.atomic
 def standings_refresh(*, season: Season) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata)."""
@@ -289,16 +408,18 @@ def standings_refresh(*, season: Season) -> None:
             .first()
         )
         previous_state = SeasonState.from_dict(prev.state_after) if prev else SeasonState()
-    now = rank_classifica(standings_aggregate(season))
-    # places as they stood before the last giornata: the movement arrows of the table
-    before = (
-        {
+    rows = standings_aggregate(season)
+    now = rank_classifica(rows)
+    # places as they stood before the last giornata (the movement arrows of the table): the
+    # table now minus the last giornata, which is a small aggregate instead of a second one
+    # over the whole season
+    before = {}
+    if prev is not None:
+        last_day = {r.player: r for r in standings_aggregate(season, on=last.date)}
+        before = {
             row.player: place
-            for place, row in rank_classifica(standings_aggregate(season, before=last.date))
+            for place, row in rank_classifica(_without(r, last_day.get(r.player)) for r in rows)
         }
-        if prev is not None
-        else {}
-    )
     players = dict(
         Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
     )

@@ -1,0 +1,64 @@
+"""``make bench`` at a trivial size, so the benchmark script does not rot.
+
+Runs ``python -m benchmarks.run`` on 5 turni, SQLite only, with its own data folder and
+report in a temporary directory (docs/benchmarks.md is not touched), in a subprocess: the
+benchmark sets up Django with its own database, like ``make bench`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_runs_at_a_tiny_size(tmp_path):
+    report = tmp_path / "benchmarks.md"
+    results = tmp_path / "results.json"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.run",
+            "--sizes",
+            "5",
+            "--backends",
+            "sqlite",
+            "--repeat",
+            "2",
+            "--doc-repeat",
+            "1",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--output",
+            str(report),
+            "--results",
+            str(results),
+            "--sqlite-path",
+            str(tmp_path / "kingbench.sqlite3"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (run,) = json.loads(results.read_text())["runs"]
+    assert run["import"]["turni"] == 5
+    assert run["dataset"]["turni"] == 5
+    recording = run["recording"]
+    assert recording["smazzata"]["n"] == 19
+    assert recording["smazzata_queries_max"] <= 20
+    # reopen + close replays the season: it must store exactly what the import stored
+    assert run["reopen"]["same_result"] is True
+    assert run["classifica"]["agree"] is True
+    # pages and documents: measured, or n/a while a view is missing, never a crash of the run
+    for key in ("page_home", "page_turno", "doc_pdf", "doc_xlsx"):
+        assert key in run
+    text = report.read_text()
+    assert "| | 5 · SQLite |" in text
+    assert "### Recording a smazzata" in text
+    assert "turni per second" in text
