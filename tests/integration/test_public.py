@@ -684,3 +684,22 @@ def test_query_counts_do_not_grow_with_the_season(client, db, django_assert_max_
             measured[key] = _count_queries(client, url)
     print("queries per page on 200 turni:", measured)
     assert measured == small_counts
+
+
+def test_cached_classifica_follows_every_change(client, make_season):
+    """The table's HTML is cached, keyed by its rows: a reopen must show at once."""
+    from scoring.services.turni import turno_reopen
+
+    season = make_season(name="cache", giornate=3, seed=12, attendance=1.0)
+
+    def table(html: str) -> str:
+        return html[html.index("<table") : html.index("</table>")]
+
+    first = table(client.get("/").content.decode())
+    assert table(client.get("/").content.decode()) == first  # served from the cache
+    last = Turno.objects.filter(season=season).order_by("-giornata__date").first()
+    turno_reopen(turno=last, reason="verifica")
+    after = table(client.get("/").content.decode())
+    assert after != first
+    for st in Standing.objects.filter(season=season).select_related("player"):
+        assert f"{st.score:.2f}".replace(".", ",").replace("-", "\u2212") in after
