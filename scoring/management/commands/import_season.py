@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.management.commands._input import read_input
 from scoring.models import Turno
 from scoring.rules import RuleViolation
 from scoring.services.interchange import read_document, season_import
@@ -21,11 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
 
     def handle(self, *args, **options) -> None:
-        path = options["file"]
-        try:
-            raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        raw = read_input(options["file"])
         try:
             season = season_import(data=read_document(raw))
         except RuleViolation as exc:

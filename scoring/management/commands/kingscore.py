@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from scoring.management.commands._input import read_input
 from scoring.rules import RuleViolation
 from scoring.rules.interchange import loads, score_json
 
@@ -21,11 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
 
     def handle(self, *args, **options) -> None:
-        path = options["file"]
-        try:
-            raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        raw = read_input(options["file"])
         try:
             out = score_json(loads(raw))
         except RuleViolation as exc:

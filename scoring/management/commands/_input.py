@@ -1,0 +1,16 @@
+"""Shared by the commands that read a JSON document (not a command itself: leading '_')."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import CommandError
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of ``path``, or of standard input for '-'; a clear error otherwise."""
+    try:
+        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
