@@ -528,34 +528,45 @@ def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # -- penalità and retrocessione per contatore ------------------------------------------------
+def _form_action(request, pk, state, form, form_name: str, action, success) -> HttpResponse:
+    """A small form of the live screen: valid → the service; a RuleViolation re-renders the
+    screen with the problems on the form (and as messages when the turno is closed)."""
+    if not form.is_valid():
+        return _render_live(request, state, **{form_name: form})
+    try:
+        action(form.cleaned_data)
+    except RuleViolation as exc:
+        form.add_problems(exc.problems)
+        fresh = _state(pk)
+        errors = _messages_of(exc) if not fresh.turno.is_open else ()
+        return _render_live(request, fresh, errors=errors, **{form_name: form})
+    messages.success(request, success(form.cleaned_data))
+    return _done(request, pk)
+
+
 @segretario_required
 @require_POST
 def turno_penalita_add(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(pk)
-    form = PenalitaForm(request.POST, players=state.record.players)
-    if form.is_valid():
-        try:
-            penalita_add(
-                turno=pk,
-                player=form.cleaned_data["player"],
-                points=form.cleaned_data["points"],
-                article=form.cleaned_data["article"],
-                reason=form.cleaned_data["reason"],
-                user=request.user,
-            )
-        except RuleViolation as exc:
-            form.add_problems(exc.problems)
-            fresh = _state(pk)
-            errors = _messages_of(exc) if not fresh.turno.is_open else ()
-            return _render_live(request, fresh, penalty_form=form, errors=errors)
-        points = form.cleaned_data["points"]
-        messages.success(
-            request,
+    return _form_action(
+        request,
+        pk,
+        state,
+        PenalitaForm(request.POST, players=state.record.players),
+        "penalty_form",
+        lambda d: penalita_add(
+            turno=pk,
+            player=d["player"],
+            points=d["points"],
+            article=d["article"],
+            reason=d["reason"],
+            user=request.user,
+        ),
+        lambda d: (
             _("Penalità di %(points)s punti a %(player)s registrata.")
-            % {"points": points, "player": form.cleaned_data["player"]},
-        )
-        return _done(request, pk)
-    return _render_live(request, state, penalty_form=form)
+            % {"points": d["points"], "player": d["player"]}
+        ),
+    )
 
 
 @segretario_required
@@ -578,27 +589,17 @@ def turno_penalita_remove(request: HttpRequest, pk: int, penalita_pk: int) -> Ht
 @require_POST
 def turno_sanction_add(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(pk)
-    form = SanctionForm(request.POST, players=state.record.players)
-    if form.is_valid():
-        try:
-            sanction_add(
-                turno=pk,
-                player=form.cleaned_data["player"],
-                reason=form.cleaned_data["reason"],
-                user=request.user,
-            )
-        except RuleViolation as exc:
-            form.add_problems(exc.problems)
-            fresh = _state(pk)
-            errors = _messages_of(exc) if not fresh.turno.is_open else ()
-            return _render_live(request, fresh, sanction_form=form, errors=errors)
-        messages.success(
-            request,
-            _("Retrocessione per contatore registrata per %(player)s.")
-            % {"player": form.cleaned_data["player"]},
-        )
-        return _done(request, pk)
-    return _render_live(request, state, sanction_form=form)
+    return _form_action(
+        request,
+        pk,
+        state,
+        SanctionForm(request.POST, players=state.record.players),
+        "sanction_form",
+        lambda d: sanction_add(turno=pk, player=d["player"], reason=d["reason"], user=request.user),
+        lambda d: (
+            _("Retrocessione per contatore registrata per %(player)s.") % {"player": d["player"]}
+        ),
+    )
 
 
 @segretario_required
