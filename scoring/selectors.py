@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -124,15 +123,3 @@ def season_turni(season: Season) -> QuerySet[Turno]:
         )
         .order_by("-giornata__date", "-number")
     )
-
-
-def player_games_average(seats: Iterable[Seat]) -> dict[str, tuple[int, int]]:
-    """(sum of points, smazzate) per game, from results prefetched on the seats' turni."""
-    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for seat in seats:
-        for sm in seat.turno.smazzate.all():
-            for r in sm.results.all():
-                if r.player_id == seat.player_id:
-                    acc[sm.game][0] += r.points
-                    acc[sm.game][1] += 1
-    return {g: (v[0], v[1]) for g, v in acc.items()}
