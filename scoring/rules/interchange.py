@@ -24,10 +24,12 @@ from .records import (
 )
 from .ruleset import RuleSet, RuleSetError, get_ruleset
 from .season import check_giornate, play_season
+from .text import TextError, clean_text
 from .turno import score_turno
 
 FORMAT = "kingclub/v1"
 MAX_DEPTH = 12
+MAX_TURNO_NUMBER = 32767  # tables in one giornata: far beyond any club, within a small int
 
 
 @dataclass
@@ -82,13 +84,24 @@ def loads(text: str | bytes) -> Any:
     return data
 
 
+def _text(
+    value: Any, what: str, problems: list[Problem], turno: str | None, required: bool = True
+) -> str:
+    """A name or a reason as the club stores it (:func:`~.text.clean_text`), or a problem."""
+    try:
+        return clean_text(value, required=required)
+    except TextError as exc:
+        problems.append(Problem("TEXT_INVALID", f"{what}: {exc}", turno=turno, field=what))
+        return ""
+
+
 def _str_list(value: Any, what: str, problems: list[Problem], turno: str | None) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         problems.append(Problem("FORMAT", f"{what}: deve essere una lista di nomi", turno=turno))
         return []
-    return list(value)
+    return [_text(v, what, problems, turno) for v in value]
 
 
 def _items(value: Any, what: str, problems: list[Problem], turno: str) -> list[dict]:
@@ -130,6 +143,7 @@ def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
     if not isinstance(season, str):
         problems.append(Problem("FORMAT", "season: deve essere un testo"))
         season = ""
+    season = _text(season, "season", problems, None, required=False)
     roster = _str_list(data.get("roster"), "roster", problems, None)
     raw_turni = data.get("turni")
     if not isinstance(raw_turni, list):
@@ -158,14 +172,25 @@ def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | N
     label = f"{t.get('date')!s} #{number}"
     if date is None:
         problems.append(Problem("FORMAT", "date: data non valida (AAAA-MM-GG)", turno=label))
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        problems.append(Problem("FORMAT", "number: deve essere un intero ≥ 1", turno=label))
+    if (
+        not isinstance(number, int)
+        or isinstance(number, bool)
+        or not 1 <= number <= MAX_TURNO_NUMBER
+    ):
+        label = f"{t.get('date')!s} #?"
+        problems.append(
+            Problem(
+                "FORMAT", f"number: deve essere un intero da 1 a {MAX_TURNO_NUMBER}", turno=label
+            )
+        )
         number = 1
     players = _str_list(t.get("players"), "players", problems, label)
     first_dealer = t.get("first_dealer")
     if not isinstance(first_dealer, str):
         problems.append(Problem("FORMAT", "first_dealer: manca il primo mazziere", turno=label))
         first_dealer = ""
+    else:
+        first_dealer = _text(first_dealer, "first_dealer", problems, label)
     smazzate: list[SmazzataRecord] = []
     raw = t.get("smazzate")
     if not isinstance(raw, list):
@@ -188,7 +213,9 @@ def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | N
         if trump is not None and not isinstance(trump, str):
             problems.append(Problem("TRUMP_INVALID", "seme non valido", smazzata=k, turno=label))
             trump = None
-        smazzate.append(SmazzataRecord(game, caller, dict(s["result"]), trump))
+        result = {_text(n, "result", problems, label): c for n, c in s["result"].items()}
+        caller = _text(caller, "caller", problems, label)
+        smazzate.append(SmazzataRecord(game, caller, result, trump))
     penalties: list[Penalty] = []
     for p in _items(t.get("penalties"), "penalties", problems, label):
         if not isinstance(p.get("player"), str) or not isinstance(p.get("points"), int):
@@ -200,10 +227,14 @@ def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | N
             continue
         penalties.append(
             Penalty(
-                player=p["player"],
+                player=_text(p["player"], "penalties.player", problems, label),
                 points=p["points"],
-                article=str(p.get("article") or ""),
-                reason=str(p.get("reason") or ""),
+                article=_text(
+                    str(p.get("article") or ""), "penalties.article", problems, label, False
+                ),
+                reason=_text(
+                    str(p.get("reason") or ""), "penalties.reason", problems, label, False
+                ),
             )
         )
     sanctions: list[Sanction] = []
@@ -217,9 +248,11 @@ def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | N
             continue
         sanctions.append(
             Sanction(
-                player=s["player"],
+                player=_text(s["player"], "sanctions.player", problems, label),
                 kind=s.get("kind", "RETROCESSIONE_CONTATORE"),
-                reason=str(s.get("reason") or ""),
+                reason=_text(
+                    str(s.get("reason") or ""), "sanctions.reason", problems, label, False
+                ),
             )
         )
     tiebreak = _str_list(t.get("tiebreak"), "tiebreak", problems, label)

@@ -60,6 +60,166 @@ class RuleSetError(ValueError):
     """The rule set itself is malformed."""
 
 
+# -- the shape of an edited rule set, checked before anything reads it -------------------------
+ROUNDINGS = (
+    "ROUND_FLOOR",
+    "ROUND_DOWN",
+    "ROUND_CEILING",
+    "ROUND_UP",
+    "ROUND_HALF_UP",
+    "ROUND_HALF_DOWN",
+    "ROUND_HALF_EVEN",
+    "ROUND_05UP",
+)
+POINT_LIMIT = 500  # per unit, fixed, cappotto, Domino winner: a smazzata's points stay small
+TITLE_LIMIT = Decimal(1000)
+MAX_TABLE = 7  # seats at one table
+
+
+def _need(ok: bool, where: str, what: str) -> None:
+    if not ok:
+        raise RuleSetError(f"{where}: {what}")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(d: dict, key: str, where: str, low: int, high: int, optional: bool = True) -> None:
+    if key not in d or (optional and d[key] is None):
+        _need(optional, f"{where}.{key}", "manca")
+        return
+    v = d[key]
+    _need(_is_int(v) and low <= v <= high, f"{where}.{key}", f"un intero tra {low} e {high}")
+
+
+def _text_value(v: Any, where: str, limit: int = 60) -> None:
+    ok = isinstance(v, str) and len(v.strip()) > 0 and len(v) <= limit and "\x00" not in v
+    _need(ok, where, f"un testo di al massimo {limit} caratteri")
+
+
+def json_strings(obj: Any):
+    """Every key and string value of a JSON value."""
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            yield o
+        elif isinstance(o, dict):
+            yield from (k for k in o if isinstance(k, str))
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
+
+
+def _str_list(v: Any, where: str) -> None:
+    _need(isinstance(v, list) and all(isinstance(x, str) for x in v), where, "un elenco di testi")
+
+
+def _check_threshold(t: Any, where: str) -> None:
+    if _is_int(t):
+        _need(abs(t) <= 52, where, "un intero tra -52 e 52")
+        return
+    _need(isinstance(t, dict), where, "un intero o un oggetto {offset, hand_fraction}")
+    _int(t, "offset", where, -52, 52)
+    frac = t.get("hand_fraction", 0)
+    try:
+        ok = isinstance(frac, int | str) and not isinstance(frac, bool) and len(str(frac)) <= 12
+        ok = ok and 0 <= Fraction(frac) <= 1
+    except (ValueError, ZeroDivisionError):
+        ok = False
+    _need(ok, f"{where}.hand_fraction", 'una frazione tra 0 e 1, es. "1/2"')
+
+
+def _check_game(code: Any, g: Any, where: str) -> None:
+    _need(isinstance(code, str) and 0 < len(code) <= 16, where, "codice di gioco non valido")
+    _need(isinstance(g, dict), where, "deve essere un oggetto")
+    _text_value(g.get("name"), f"{where}.name")
+    _need(g.get("phase") in (NEGATIVE, POSITIVE), f"{where}.phase", "negative o positive")
+    _need(g.get("counts") in COUNTS, f"{where}.counts", f"uno di {', '.join(COUNTS)}")
+    _int(g, "per_unit", where, -POINT_LIMIT, POINT_LIMIT, optional=False)
+    for key in ("winner_points", "cappotto"):
+        _int(g, key, where, -POINT_LIMIT, POINT_LIMIT)
+    _need(isinstance(g.get("trump", False), bool), f"{where}.trump", "true o false")
+    sc = g.get("scazzata")
+    if sc:
+        _need(isinstance(sc, dict), f"{where}.scazzata", "deve essere un oggetto")
+        for key in ("per_unit", "fixed"):
+            _int(sc, key, f"{where}.scazzata", -POINT_LIMIT, POINT_LIMIT)
+        for key in ("at_least", "at_most"):
+            if sc.get(key) is not None:
+                _check_threshold(sc[key], f"{where}.scazzata.{key}")
+
+
+def check_ruleset_shape(d: Any) -> None:
+    """Every key of an edited rule set has the type and range the engine reads (or is absent
+    where the rule set has a default): :class:`RuleSetError` naming the first key that is not."""
+    _need(isinstance(d, dict), "regolamento", "deve essere un oggetto JSON")
+    # PostgreSQL's jsonb refuses NUL characters: no text of the rule set may hold one
+    _need(not any("\x00" in t for t in json_strings(d)), "regolamento", "testo con carattere NUL")
+    _text_value(d.get("code"), "code", 20)
+    _text_value(d.get("name"), "name")
+    decks = d.get("decks")
+    _need(isinstance(decks, dict) and bool(decks), "decks", "un oggetto giocatori → carte tolte")
+    cards = {r + s for s in SUITS for r in RANKS}
+    for n, removed in decks.items():
+        _need(n.isdigit() and 2 <= int(n) <= MAX_TABLE, f"decks.{n}", f"da 2 a {MAX_TABLE}")
+        _str_list(removed, f"decks.{n}")
+        _need(set(removed) <= cards, f"decks.{n}", 'carte come "2D", "10H", "QS"')
+    games = d.get("games")
+    _need(isinstance(games, dict) and bool(games), "games", "un oggetto codice → gioco")
+    for code, g in games.items():
+        _check_game(code, g, f"games.{code}")
+    if d.get("game_order") is not None:
+        _str_list(d["game_order"], "game_order")
+    ratio = d.get("ratio", {})
+    _need(isinstance(ratio, dict), "ratio", "deve essere un oggetto")
+    _int(ratio, "places", "ratio", 0, 4)
+    _need(ratio.get("rounding", ROUNDINGS[0]) in ROUNDINGS, "ratio.rounding", ", ".join(ROUNDINGS))
+    _need(
+        ratio.get("negative_winner", "inverse") in ("inverse", "direct"),
+        "ratio.negative_winner",
+        "inverse o direct",
+    )
+    _need(ratio.get("zero_winner", "zero_only") == "zero_only", "ratio.zero_winner", "zero_only")
+    league = d.get("league")
+    _need(isinstance(league, dict), "league", "deve essere un oggetto")
+    series = league.get("series")
+    _need(isinstance(series, list) and bool(series), "league.series", "un elenco non vuoto")
+    for i, s in enumerate(series):
+        _need(isinstance(s, dict), f"league.series[{i}]", "deve essere un oggetto")
+        _text_value(s.get("code"), f"league.series[{i}].code", 8)
+        _text_value(s.get("label"), f"league.series[{i}].label", 40)
+        _need(isinstance(s.get("amateur", False), bool), f"league.series[{i}].amateur", "bool")
+    codes = [s["code"] for s in series]
+    _need(len(set(codes)) == len(codes), "league.series", "codici ripetuti")
+    for key in ("start_series", "mitropa_from"):
+        _need(league.get(key, codes[0]) in codes, f"league.{key}", "una serie dell'elenco")
+    for key in ("scudetto_series", "uefa_series", "coppa_italia_series"):
+        if key in league:
+            _str_list(league[key], f"league.{key}")
+    _need(
+        isinstance(league.get("auto_promotion_when_no_top", True), bool),
+        "league.auto_promotion_when_no_top",
+        "true o false",
+    )
+    for key in ("second_promoted_min_players", "coppa_campioni_streak", "intercontinentale_streak"):
+        _int(league, key, "league", 1, 1000)
+    titles = league.get("titles")
+    _need(isinstance(titles, dict), "league.titles", "un oggetto titolo → valore")
+    for code, v in titles.items():
+        _need(code in TITLE_ORDER, f"league.titles.{code}", "titolo sconosciuto")
+        try:
+            ok = isinstance(v, str | int | float) and not isinstance(v, bool) and len(str(v)) < 20
+            ok = ok and abs(Decimal(str(v))) <= TITLE_LIMIT
+            ok = ok and Decimal(str(v)) == Decimal(str(v)).quantize(Decimal("0.01"))
+        except ArithmeticError:
+            ok = False
+        _need(
+            ok, f"league.titles.{code}", f"un numero tra -{TITLE_LIMIT} e {TITLE_LIMIT}, 2 decimali"
+        )
+
+
 @dataclass(frozen=True)
 class Threshold:
     """``floor(C * hand_fraction) + offset``: a count that may depend on the hand size C."""
@@ -276,6 +436,7 @@ class RuleSet:
     # -- (de)serialisation -----------------------------------------------------------------------
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RuleSet:
+        check_ruleset_shape(d)
         try:
             decks = {int(n): Deck(int(n), tuple(r)) for n, r in d["decks"].items()}
             for deck in decks.values():

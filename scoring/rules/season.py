@@ -182,6 +182,28 @@ def rank_classifica(standings: Iterable[Standing]) -> tuple[tuple[int, Standing]
     return tuple(out)
 
 
+def tally(
+    outcomes: Iterable[TableOutcome],
+    giornate: Iterable[GiornataOutcome],
+    score: dict[str, Decimal],
+    played: dict[str, int],
+    absences: dict[str, int],
+    won: dict[str, dict[str, int]],
+) -> None:
+    """Add played giornate to running totals (defaultdicts): league points, turni, absences
+    and titles won, per player."""
+    for outcome in outcomes:
+        for p, lp in outcome.league_points.items():
+            score[p] += lp
+            played[p] += 1
+            for t in outcome.titles[p]:
+                won[p][t] += 1
+    for g in giornate:
+        for p, lp in g.absences.items():
+            score[p] += lp
+            absences[p] += 1
+
+
 def play_season(
     rules: RuleSet, roster: Iterable[str], tables: Sequence[TableResult]
 ) -> SeasonResult:
@@ -193,16 +215,7 @@ def play_season(
     played: dict[str, int] = defaultdict(int)
     absences: dict[str, int] = defaultdict(int)
     won: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for outcome in outcomes.values():
-        for p, lp in outcome.league_points.items():
-            score[p] += lp
-            played[p] += 1
-            for t in outcome.titles[p]:
-                won[p][t] += 1
-    for g in giornate:
-        for p, lp in g.absences.items():
-            score[p] += lp
-            absences[p] += 1
+    tally(outcomes.values(), giornate, score, played, absences, won)
     standings = [
         Standing(
             player=p,

@@ -17,6 +17,7 @@ from .records import (
     TurnoScore,
 )
 from .ruleset import COUNT_CARDS_LEFT, SUITS, RuleSet
+from .text import is_visible
 
 # A sanity bound on one penalità (a turno's totals stay within about ±150 points).
 PENALTY_LIMIT = 9999
@@ -320,7 +321,7 @@ def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
                     field="penalties",
                 )
             )
-        if not str(pen.article or "").strip():
+        if not is_visible(str(pen.article or "")):
             problems.append(
                 Problem(
                     "PENALTY_ARTICLE",
@@ -349,7 +350,7 @@ def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
                     field="sanctions",
                 )
             )
-        if not str(s.reason or "").strip():
+        if not is_visible(str(s.reason or "")):
             problems.append(
                 Problem(
                     "SANCTION_REASON",

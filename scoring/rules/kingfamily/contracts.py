@@ -1,0 +1,101 @@
+"""The contracts of the King family (SPEC-king-family §0.2): what the segretario counts per
+player, what the counts add up to and the per-player maximum, for a given deck."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .rules import Deck
+
+TRICKS = "tricks"  # tricks taken
+LAST_TWO = "last_two"  # how many of the last two tricks
+CARDS = "cards"  # cards of a kind taken
+CARDS_LEFT = "cards_left"  # Domino: cards still in hand
+
+_CARD_KINDS: dict[str, Callable[[str], bool]] = {
+    "NH": lambda c: c.endswith("H"),
+    "NQ": lambda c: c[0] == "Q",
+    "NJK": lambda c: c[0] in "JK",
+    "NKH": lambda c: c == "KH",
+    "N8D": lambda c: c == "8D",
+    "P7H": lambda c: c == "7H",
+    "NKQJ10": lambda c: c in ("KS", "QH", "JD", "10C"),
+}
+NAMES = {
+    "NF": "Non fare mani",
+    "NH": "Non prendere cuori",
+    "NQ": "Non prendere le regine",
+    "NJK": "Non prendere J e K",
+    "NKH": "Non prendere il K♥",
+    "NU2": "Non fare le ultime due",
+    "N8D": "Non prendere l'8♦",
+    "P7H": "Prendere il 7♥",
+    "NKQJ10": "Non prendere K♠ Q♥ J♦ 10♣",
+    "U2": "Fare le ultime due",
+    "DOMINO": "Domino",
+    "DICH": "Dichiarazione",
+    "ASTA": "Asta",
+    "RECUP": "Récupération",
+}
+
+
+@dataclass(frozen=True)
+class Contract:
+    code: str
+    counts: str  # TRICKS, LAST_TWO, CARDS or CARDS_LEFT
+
+    def is_card(self, card: str) -> bool:
+        """Whether ``card`` counts for a CARDS contract."""
+        return _CARD_KINDS[self.code](card)
+
+    def total(self, deck: Deck) -> int | None:
+        """What the counts add up to (None for Domino: exactly one winner instead)."""
+        if self.counts == TRICKS:
+            return deck.tricks
+        if self.counts == LAST_TWO:
+            return 2
+        if self.counts == CARDS:
+            return sum(1 for c in deck.cards if self.is_card(c))
+        return None
+
+    def maximum(self, deck: Deck) -> int:
+        total = self.total(deck)
+        return deck.tricks if total is None else total
+
+    def count(self, players: Sequence[str], tricks: Sequence[tuple[str, Sequence[str]]]) -> dict:
+        """The counts per player from played tricks ``(winner, cards)`` (the simulator)."""
+        out = dict.fromkeys(players, 0)
+        if self.counts == TRICKS:
+            for winner, _ in tricks:
+                out[winner] += 1
+        elif self.counts == LAST_TWO:
+            for winner, _ in tricks[-2:]:
+                out[winner] += 1
+        elif self.counts == CARDS:
+            for winner, cards in tricks:
+                out[winner] += sum(1 for c in cards if self.is_card(c))
+        else:
+            raise ValueError("Domino is not played in tricks")
+        return out
+
+
+CONTRACTS: dict[str, Contract] = {
+    code: Contract(code, counts)
+    for code, counts in [
+        ("NF", TRICKS),
+        ("NH", CARDS),
+        ("NQ", CARDS),
+        ("NJK", CARDS),
+        ("NKH", CARDS),
+        ("NU2", LAST_TWO),
+        ("N8D", CARDS),
+        ("P7H", CARDS),
+        ("NKQJ10", CARDS),
+        ("U2", LAST_TWO),
+        ("DOMINO", CARDS_LEFT),
+        ("DICH", TRICKS),
+        ("ASTA", TRICKS),
+        ("RECUP", TRICKS),
+    ]
+}

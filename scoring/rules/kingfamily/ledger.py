@@ -1,0 +1,230 @@
+"""What the generic ledger asks of a King family rule set (:class:`..systems.LedgerSystem`):
+the entry form of the next smazzata, the running score, the Verbale's lines and columns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..problems import Problem, RuleViolation
+from ..systems import posted_int
+from . import turno as engine
+from .contracts import NAMES
+from .rules import KingRules
+
+TRUMP_LABELS = {"S": "♠ picche", "H": "♥ cuori", "D": "♦ quadri", "C": "♣ fiori", "NT": "senza"}
+MODE_LABELS = {"POSITIVE": "positiva", "NEGATIVE": "negativa", "UNPLAYED": "non giocata"}
+
+
+class KingLedger:
+    """The generic ledger's side of a King family game system (mixed into its class)."""
+
+    generic_ledger = True
+    takes_penalties = True  # §0.5: penalità count in the turno total, not in the balance
+
+    def score_running(self, rules: KingRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        scored = engine.score_turno(rules, turno, require_complete=False)
+        return {**scored, "totals": scored["totals"]}
+
+    def entry_fields(
+        self, rules: KingRules, turno: Mapping[str, Any], draft: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        step = engine.next_step(rules, turno)
+        if step["complete"]:
+            return []
+        players = list(turno["players"])
+        games = step["games"]
+        fields: list[dict[str, Any]] = [
+            {
+                "name": "game",
+                "kind": "choice",
+                "label": "Contratto" if len(games) > 1 else "Contratto (obbligato)",
+                "choices": [[g, NAMES.get(g, g)] for g in games],
+                "required": True,
+            }
+        ]
+        if step.get("modes"):
+            fields.append(
+                {
+                    "name": "mode",
+                    "kind": "choice",
+                    "label": "Asta",
+                    "choices": [[m, MODE_LABELS.get(m, m)] for m in step["modes"]],
+                    "required": True,
+                }
+            )
+        if any(g in ("DICH", "RECUP", "ASTA") for g in games):
+            fields.append(
+                {
+                    "name": "trump",
+                    "kind": "choice",
+                    "label": "Briscola",
+                    "help": "per la dichiarazione, la Récupération o l'asta positiva",
+                    "choices": [[t, TRUMP_LABELS.get(t, t)] for t in step["trumps"]],
+                }
+            )
+        if step.get("blind"):
+            fields.append({"name": "blind", "kind": "bool", "label": "Al buio"})
+        if step.get("seller"):
+            price = (
+                {
+                    "label": "Offerta accettata",
+                    "min": min(step["offers"]),
+                    "max": max(step["offers"]),
+                }
+                if step.get("offers")
+                else {
+                    "label": "Prese promesse",
+                    "min": 1,
+                    "max": (step.get("tricks") or [1, 13])[1],
+                }
+            )
+            fields.append(
+                {
+                    "name": "buyer",
+                    "kind": "choice",
+                    "label": f"Vendita: chi compra da {step['seller']}",
+                    "help": "lasciare vuoto se non c'è vendita",
+                    "choices": [[b, b] for b in step["buyers"]],
+                }
+            )
+            fields.append({"name": "price", "kind": "int", **price})
+        fields.append(
+            {
+                "name": "result",
+                "kind": "per_player",
+                "label": "Conteggio (prese, carte, cuori… secondo il contratto)",
+                "help": "non per l'asta non giocata",
+                "players": players,
+                "min": 0,
+                "max": rules.deck(len(players)).tricks,
+            }
+        )
+        if "NU2" in games and rules.code == "le-king":
+            fields.append(
+                {
+                    "name": "last",
+                    "kind": "choice",
+                    "label": "Deux der: chi prende l'ultima presa",
+                    "choices": [[p, p] for p in players],
+                }
+            )
+        return fields
+
+    def parse_entry(
+        self, rules: KingRules, turno: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        problems: list[Problem] = []
+        players = list(turno["players"])
+        step = engine.next_step(rules, turno)
+        game = str(data.get("game") or "").strip() or None
+        record: dict[str, Any] = {"game": game}
+        mode = str(data.get("mode") or "").strip() or None
+        if mode:
+            record["mode"] = mode
+        trump = str(data.get("trump") or "").strip() or None
+        if trump and (game in ("DICH", "RECUP") or (game == "ASTA" and mode == "POSITIVE")):
+            record["trump"] = trump
+        if data.get("blind") and game == "DICH":
+            record["blind"] = True
+        buyer = str(data.get("buyer") or "").strip() or None
+        if buyer:
+            price = posted_int(data.get("price"), "prezzo della vendita", problems)
+            key = "offer" if step.get("offers") else "tricks"
+            record["sale"] = {"buyer": buyer, key: price}
+        if mode != "UNPLAYED":
+            result = {}
+            for i, p in enumerate(players):
+                value = posted_int(data.get(f"result-{i}"), f"conteggio di {p}", problems, p)
+                if value is not None:
+                    result[p] = value
+            record["result"] = result
+        last = str(data.get("last") or "").strip() or None
+        if last and game == "NU2":
+            record["last"] = last
+        if problems:
+            raise RuleViolation(problems)
+        return record
+
+    def entry_data(
+        self, rules: KingRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            k: smazzata[k] for k in ("game", "mode", "trump", "last") if smazzata.get(k)
+        }
+        if smazzata.get("blind"):
+            data["blind"] = "1"
+        sale = smazzata.get("sale")
+        if sale:
+            data["buyer"] = sale["buyer"]
+            data["price"] = str(sale.get("tricks", sale.get("offer")))
+        for i, p in enumerate(turno["players"]):
+            if p in (smazzata.get("result") or {}):
+                data[f"result-{i}"] = str(smazzata["result"][p])
+        return data
+
+    def questions(
+        self, rules: KingRules, turno: Mapping[str, Any], record: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        return []
+
+    def ties(self, rules: KingRules, turno: Mapping[str, Any]) -> list[list[str]]:
+        return []  # equal totals share the place (§0.5)
+
+    def seat_results(self, scored: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        return {
+            p: {
+                "total": scored["totals"][p],
+                "place": scored["places"][p],
+                "score": scored["matchpoints"][p],
+                "extra": {
+                    "penalties": scored["penalties"][p],
+                    "matchpoints": scored["matchpoints"][p],
+                },
+            }
+            for p in scored["totals"]
+        }
+
+    def player_notes(self, rules: KingRules, turno: Mapping[str, Any]) -> dict[str, str]:
+        step = engine.next_step(rules, turno)
+        notes = {}
+        if step.get("chooser"):
+            notes[step["chooser"]] = "sceglie"
+        if step.get("seller"):
+            notes[step["seller"]] = "può vendere"
+        return notes
+
+    def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
+        return {"game": scored["game"], "caller": scored.get("chooser")}
+
+    def describe(self, smazzata: Mapping[str, Any]) -> str:
+        parts = [NAMES.get(smazzata["game"], smazzata["game"])]
+        if smazzata.get("mode"):
+            parts.append(MODE_LABELS.get(smazzata["mode"], smazzata["mode"]))
+        if smazzata.get("trump"):
+            parts.append(f"briscola {TRUMP_LABELS.get(smazzata['trump'], smazzata['trump'])}")
+        if smazzata.get("blind"):
+            parts.append("al buio")
+        if smazzata.get("chooser"):
+            parts.append(f"sceglie {smazzata['chooser']}")
+        sale = smazzata.get("sale")
+        if sale:
+            price = sale.get("tricks", sale.get("offer"))
+            parts.append(
+                f"venduta da {sale['seller']} a {sale['buyer']} per {price} "
+                f"({sale['transfer']:+d} al venditore)"
+            )
+        if smazzata.get("last"):
+            parts.append(f"ultima presa {smazzata['last']}")
+        return ", ".join(parts)
+
+    def turno_columns(self) -> list[tuple[str, str]]:
+        return [("penalties", "Penalità"), ("matchpoints", "Matchpoints")]
+
+    def standing_columns(self) -> list[tuple[str, str]]:
+        return [
+            ("matchpoints", "Matchpoints"),
+            ("points", "Punti"),
+            ("turni", "Turni"),
+            ("wins", "Vittorie"),
+        ]

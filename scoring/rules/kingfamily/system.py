@@ -1,0 +1,60 @@
+"""The three King variants as game systems of the boundary (:mod:`scoring.rules.systems`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..problems import Problem
+from ..systems import register
+from . import interchange, simulator
+from . import turno as engine
+from .ledger import KingLedger
+from .rules import CODES, KingRules, default_table, make_rules
+
+
+class KingFamilySystem(KingLedger):
+    """One rule set of the King family (``king-classico``, ``king-internazionale``, ``le-king``).
+
+    Records and outputs are the ``kingclub/v1`` shapes of SPEC-king-family §0.7, §A-§C.
+    """
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.label = make_rules(code).label
+
+    def default_rules(self) -> dict[str, Any]:
+        return default_table(self.code)
+
+    def rules(self, edits: Mapping[str, Any] | None = None) -> KingRules:
+        return make_rules(self.code, edits)
+
+    def next_step(self, rules: KingRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        return engine.next_step(rules, turno)
+
+    def check_smazzata(
+        self, rules: KingRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
+    ) -> list[Problem]:
+        return engine.check_smazzata(rules, turno, smazzata)
+
+    def score_turno(
+        self, rules: KingRules, turno: Mapping[str, Any], *, require_complete: bool = True
+    ) -> dict[str, Any]:
+        return engine.score_turno(rules, turno, require_complete=require_complete)
+
+    def standing(
+        self, rules: KingRules, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        return engine.standing(rules, roster, [self.score_turno(rules, t) for t in turni])
+
+    def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return interchange.score_document(data)
+
+    def random_turno(
+        self, rng: random.Random, players: Sequence[str], rules: KingRules, **options: Any
+    ) -> dict[str, Any]:
+        return simulator.random_turno(rules, players, rng, **options)
+
+
+SYSTEMS = {code: register(KingFamilySystem(code)) for code in CODES}

@@ -1,0 +1,342 @@
+"""One Skat game (SPEC-skat §4-§7): read and check the record, value it, win or lose it, and the
+list points of every player at the table.
+
+A record is the ``kingclub/v1`` dict of one game: ``{"passed": true}`` or the played game's keys
+(``declarer``, ``game``, ``bid``, flags, ``matadors``, ``with``, ``declarer_points``,
+``declarer_tricks``). :func:`read_game` reports every problem of it at once (stable codes of
+SPEC-skat §11, Italian messages, the game number and the player named).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..problems import Problem
+from .rules import GAME_NAMES, GAMES, NULL, SkatRules
+
+FLAGS = ("hand", "ouvert", "schneider_announced", "schwarz_announced")
+PLAYED_KEYS = (
+    "declarer",
+    "game",
+    "bid",
+    *FLAGS,
+    "matadors",
+    "with",
+    "declarer_points",
+    "declarer_tricks",
+)
+KNOWN_KEYS = frozenset(("passed", *PLAYED_KEYS))
+
+
+@dataclass(frozen=True)
+class Game:
+    """A played game whose record passed every check."""
+
+    declarer: str
+    game: str
+    bid: int
+    declarer_tricks: int
+    hand: bool = False
+    ouvert: bool = False
+    schneider_announced: bool = False
+    schwarz_announced: bool = False
+    matadors: int | None = None  # suit and grand only
+    with_: bool | None = None  # suit and grand only: True = "with", False = "without"
+    declarer_points: int | None = None  # suit and grand only
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the ledger derives from a played game (SPEC-skat §5, §6)."""
+
+    multiplier: int | None  # value ÷ base (the multiple charged when overbid); None for Null
+    value: int
+    overbid: bool
+    won: bool
+    score: int  # the declarer's game score: +value, or -lost_factor × value
+    schneider: bool = False  # schneider reached or announced (suit and grand)
+    schwarz: bool = False  # schwarz reached or announced (suit and grand)
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """The result of reading one record: passed-in, a checked game, or the problems found."""
+
+    passed: bool
+    game: Game | None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def dealer_of(players: Sequence[str], first_dealer: str, number: int) -> str:
+    """The dealer of game ``number`` (1-based): the seat after the previous dealer (§1)."""
+    return players[(players.index(first_dealer) + number - 1) % len(players)]
+
+
+def sitting_out_of(players: Sequence[str], dealer: str) -> str | None:
+    """Who sits out a game: the dealer at a 4-player table, nobody at 3 (§1)."""
+    return dealer if len(players) == 4 else None
+
+
+def read_game(
+    rules: SkatRules,
+    record: Any,
+    *,
+    players: Sequence[str],
+    sitting_out: str | None,
+    number: int | None = None,
+) -> GameRead:
+    """Check one game record; every problem at once (SPEC-skat §11)."""
+    problems: list[Problem] = []
+    declarer = record.get("declarer") if isinstance(record, Mapping) else None
+    who = declarer if isinstance(declarer, str) else None
+
+    def add(code: str, message: str, field: str | None = None) -> None:
+        problems.append(Problem(code, message, smazzata=number, player=who, field=field))
+
+    if not isinstance(record, Mapping):
+        add("FORMAT", "il gioco deve essere un oggetto JSON")
+        return GameRead(False, None, problems)
+    unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
+    if unknown:
+        add("FORMAT", f"campi sconosciuti: {', '.join(unknown)}")
+    passed = record.get("passed")
+    if passed is not None and not isinstance(passed, bool):
+        add("FIELD_TYPE", f"passed: deve essere true o false (trovato {passed!r})", "passed")
+        return GameRead(False, None, problems)  # passed or played: nothing else can be read
+    if passed is True:
+        data = [k for k in PLAYED_KEYS if record.get(k) is not None and record[k] is not False]
+        if data:
+            add(
+                "PASSED_WITH_DATA",
+                f"gioco passato (eingepasst) con dati di un gioco giocato: {', '.join(data)}",
+                "passed",
+            )
+        return GameRead(not problems, None, problems)
+
+    if declarer is None:
+        add("UNKNOWN_PLAYER", "manca il solista (declarer)", "declarer")
+    elif not isinstance(declarer, str):
+        add("FIELD_TYPE", f"declarer: deve essere un nome (trovato {declarer!r})", "declarer")
+    elif declarer not in players:
+        add("UNKNOWN_PLAYER", f"il solista {declarer!r} non siede a questo tavolo", "declarer")
+    elif declarer == sitting_out:
+        add(
+            "DECLARER_SITS_OUT",
+            f"{declarer} è il mazziere di questo gioco: a quattro giocatori sta fuori e non può "
+            "essere il solista",
+            "declarer",
+        )
+
+    game = record.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        add(
+            "GAME_UNKNOWN",
+            f"gioco sconosciuto {game!r} (ammessi: {', '.join(GAMES)})",
+            "game",
+        )
+        game = None
+
+    flags: dict[str, bool] = {}
+    for name in FLAGS:
+        v = record.get(name)
+        if v is not None and not isinstance(v, bool):
+            add("FIELD_TYPE", f"{name}: deve essere true o false (trovato {v!r})", name)
+        flags[name] = v is True
+
+    bid = record.get("bid")
+    if bid is None:
+        add("BID_INVALID", "manca la dichiarazione (bid)", "bid")
+    elif not _is_int(bid):
+        add("FIELD_TYPE", f"bid: deve essere un numero intero (trovato {bid!r})", "bid")
+        bid = None
+    elif bid not in rules.legal_bids:
+        add(
+            "BID_INVALID",
+            f"{bid} non è una dichiarazione valida (18, 20, 22, 23, 24, 27 … "
+            f"{rules.legal_bids[-1]})",
+            "bid",
+        )
+        bid = None
+
+    tricks = _count(
+        record, "declarer_tricks", rules.tricks, "TRICKS_RANGE", "prese del solista", add
+    )
+
+    matadors = with_ = points = None
+    if game == NULL:
+        extra = [k for k in ("matadors", "with", "declarer_points") if record.get(k) is not None]
+        extra += [k for k in ("schneider_announced", "schwarz_announced") if flags[k]]
+        if extra:
+            add(
+                "NULL_FIELD",
+                f"il Gioco a zero non ha {', '.join(extra)}",
+                extra[0],
+            )
+        value = rules.null_value(flags["hand"], flags["ouvert"])
+        if bid is not None and value < bid:
+            add(
+                "NULL_BID",
+                f"un Gioco a zero da {value} non raggiunge la dichiarazione {bid}: il solista "
+                "deve annunciare un gioco che la raggiunga",
+                "bid",
+            )
+    elif game is not None:
+        top = rules.max_matadors_of(game)
+        matadors = _count(record, "matadors", top, "MATADORS_RANGE", "sequenze", add, low=1)
+        with_ = record.get("with")
+        if with_ is None:
+            add("MATADORS_RANGE", "manca con/senza (with) delle sequenze", "with")
+        elif not isinstance(with_, bool):
+            add("FIELD_TYPE", f"with: deve essere true o false (trovato {with_!r})", "with")
+            with_ = None
+        points = _count(
+            record, "declarer_points", rules.total_points, "POINTS_RANGE", "punti carta", add
+        )
+        if points is not None and tricks is not None:
+            if tricks == rules.tricks and points != rules.total_points:
+                add(
+                    "SCHWARZ_POINTS",
+                    f"con tutte le {rules.tricks} prese il solista ha {rules.total_points} "
+                    f"punti carta, non {points}",
+                    "declarer_points",
+                )
+            if tricks == 0 and points > rules.skat_max_points:
+                add(
+                    "SCHWARZ_POINTS",
+                    f"senza prese il solista ha solo il monte: al massimo "
+                    f"{rules.skat_max_points} punti carta, non {points}",
+                    "declarer_points",
+                )
+        name = GAME_NAMES[game]
+        announced = [k for k in ("schneider_announced", "schwarz_announced", "ouvert") if flags[k]]
+        if announced and not flags["hand"]:
+            add(
+                "ANNOUNCE_NEEDS_HAND",
+                f"{name}: {', '.join(announced)} solo senza monte (hand)",
+                "hand",
+            )
+        if flags["schwarz_announced"] and not flags["schneider_announced"]:
+            add(
+                "SCHWARZ_NEEDS_SCHNEIDER",
+                f"{name}: chi annuncia schwarz annuncia anche schneider",
+                "schneider_announced",
+            )
+        if flags["ouvert"] and not flags["schwarz_announced"]:
+            add(
+                "OUVERT_NEEDS_SCHWARZ",
+                f"{name} scoperto (ouvert) vale come schwarz annunciato",
+                "schwarz_announced",
+            )
+    if problems:
+        return GameRead(False, None, problems)
+    assert isinstance(declarer, str) and game is not None and bid is not None
+    assert tricks is not None
+    return GameRead(
+        False,
+        Game(
+            declarer=declarer,
+            game=game,
+            bid=bid,
+            declarer_tricks=tricks,
+            matadors=matadors,
+            with_=with_,
+            declarer_points=points,
+            **flags,
+        ),
+    )
+
+
+def _count(
+    record: Mapping[str, Any],
+    key: str,
+    top: int,
+    code: str,
+    what: str,
+    add: Any,
+    low: int = 0,
+) -> int | None:
+    """An integer field in ``low..top``: FIELD_TYPE if not an integer, ``code`` if missing or
+    out of range."""
+    v = record.get(key)
+    if v is None:
+        add(code, f"manca il dato {key} ({what})", key)
+        return None
+    if not _is_int(v):
+        add("FIELD_TYPE", f"{key}: deve essere un numero intero (trovato {v!r})", key)
+        return None
+    if not low <= v <= top:
+        add(code, f"{what}: {v} fuori dall'intervallo {low}..{top}", key)
+        return None
+    return v
+
+
+def outcome(rules: SkatRules, g: Game) -> Outcome:
+    """Value, overbid, won or lost, and the declarer's game score (SPEC-skat §5, §6)."""
+    if g.game == NULL:
+        value = rules.null_value(g.hand, g.ouvert)
+        won = g.declarer_tricks == 0
+        return Outcome(None, value, False, won, value if won else -rules.lost_factor * value)
+    assert g.matadors is not None and g.declarer_points is not None
+    base = rules.base_values[g.game]
+    points, tricks = g.declarer_points, g.declarer_tricks
+    schneider = (
+        points >= rules.schneider_points
+        or points <= rules.declarer_schneider_points
+        or g.schneider_announced
+    )
+    schwarz = tricks in (0, rules.tricks) or g.schwarz_announced
+    multiplier = (
+        g.matadors
+        + 1
+        + g.hand
+        + schneider
+        + g.schneider_announced
+        + schwarz
+        + g.schwarz_announced
+        + g.ouvert
+    )
+    overbid = base * multiplier < g.bid
+    if overbid:
+        multiplier = -(-g.bid // base)  # the least multiple of the base reaching the bid
+        won = False
+    else:
+        won = (
+            points >= rules.win_points
+            and (not g.schneider_announced or points >= rules.schneider_points)
+            and (not g.schwarz_announced or tricks == rules.tricks)
+        )
+    value = base * multiplier
+    score = value if won else -rules.lost_factor * value
+    return Outcome(multiplier, value, overbid, won, score, schneider, schwarz)
+
+
+def game_list_points(
+    rules: SkatRules,
+    players: Sequence[str],
+    sitting_out: str | None,
+    declarer: str,
+    result: Outcome,
+) -> dict[str, int]:
+    """The list points of every player at the table for one played game (SPEC-skat §7)."""
+    points = dict.fromkeys(players, 0)
+    if result.won:
+        points[declarer] = result.score + rules.won_bonus
+        return points
+    points[declarer] = result.score + rules.lost_bonus
+    for p in bonus_receivers(rules, players, sitting_out, declarer):
+        points[p] = rules.opponents_bonus[len(players)]
+    return points
+
+
+def bonus_receivers(
+    rules: SkatRules, players: Sequence[str], sitting_out: str | None, declarer: str
+) -> list[str]:
+    """Who gets the opponents' bonus when the declarer loses: every other player at the table,
+    the sitting-out dealer too unless the rule set's variant leaves him out (SPEC-skat §7, §10)."""
+    return [p for p in players if p != declarer and (p != sitting_out or rules.sitting_out_bonus)]

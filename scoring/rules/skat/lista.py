@@ -1,0 +1,379 @@
+"""One Skat list (Spielliste) at one table (SPEC-skat §1, §2, §7, §8): the dealer and who sits
+out, every game checked and scored, the Seeger-Fabian list points, totals and places.
+
+A list is the ``kingclub/v1`` turno record: ``{"date", "number", "players", "first_dealer",
+"smazzate": [games], "penalties": [...], "tiebreak": [...]}``. Its scored form is exactly the
+turno of the ``kingscore`` output (SPEC-skat §12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import Any
+
+from ..problems import Problem, RuleViolation
+from .game import (
+    Game,
+    bonus_receivers,
+    dealer_of,
+    game_list_points,
+    outcome,
+    read_game,
+    sitting_out_of,
+)
+from .rules import SkatRules
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _stranger(code: str, message: str, name: object, field: str) -> Problem:
+    """A problem naming someone who does not sit at the table."""
+    return Problem(
+        code,
+        f"{message} {name!r}, che non siede a questo tavolo",
+        player=name if isinstance(name, str) else None,
+        field=field,
+    )
+
+
+def label_of(turno: Mapping[str, Any]) -> str:
+    """How problems name a list: ``"2026-11-20 #1"``."""
+    return f"{turno.get('date')!s} #{turno.get('number', 1)!s}"
+
+
+def check_table(
+    rules: SkatRules, turno: Mapping[str, Any]
+) -> tuple[list[str] | None, list[Problem]]:
+    """The players of a list if the table is valid (3 or 4 distinct names, the first dealer
+    among them), and the problems found."""
+    problems: list[Problem] = []
+    players = turno.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        problems.append(
+            Problem("FORMAT", "players: deve essere una lista di nomi", field="players")
+        )
+        return None, problems
+    if len(set(players)) != len(players) or len(players) not in rules.table_sizes:
+        sizes = " o ".join(str(n) for n in rules.table_sizes)
+        problems.append(
+            Problem(
+                "PLAYERS_COUNT",
+                f"una lista di Skat ha {sizes} giocatori distinti (trovati {len(players)}: "
+                f"{', '.join(players)})",
+                field="players",
+            )
+        )
+        return None, problems
+    first = turno.get("first_dealer")
+    if first not in players:
+        problems.append(_stranger("FIRST_DEALER", "il primo mazziere è", first, "first_dealer"))
+        return None, problems
+    return list(players), problems
+
+
+def next_step(rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+    """What comes next in a list recorded so far: the game number, the dealer, who sits out at a
+    4-table, who may declare, the legal bids, and whether the list is complete.
+
+    Raises RuleViolation if the table itself is invalid (players, first dealer).
+    """
+    players, problems = check_table(rules, turno)
+    if players is None:
+        raise RuleViolation(problems)
+    played = turno.get("smazzate") or []
+    total = rules.games_per_list[len(players)]
+    number = len(played) + 1
+    complete = len(played) >= total
+    dealer = dealer_of(players, turno["first_dealer"], number)
+    sitting_out = sitting_out_of(players, dealer)
+    return {
+        "number": number,
+        "dealer": dealer,
+        "complete": complete,
+        "games": total,
+        "left": max(0, total - len(played)),
+        "sitting_out": sitting_out,
+        "active": [p for p in players if p != sitting_out],
+        "bids": list(rules.legal_bids),
+    }
+
+
+def check_game(
+    rules: SkatRules, turno: Mapping[str, Any], record: Mapping[str, Any]
+) -> list[Problem]:
+    """Every problem of ``record`` recorded as the next game of the list ``turno``."""
+    players, problems = check_table(rules, turno)
+    if players is None:
+        return problems
+    played = turno.get("smazzate") or []
+    number = len(played) + 1
+    total = rules.games_per_list[len(players)]
+    if number > total:
+        problems.append(
+            Problem(
+                "GAMES_COUNT",
+                f"la lista è completa: {total} giochi con {len(players)} giocatori",
+                smazzata=number,
+            )
+        )
+    dealer = dealer_of(players, turno["first_dealer"], number)
+    read = read_game(
+        rules,
+        record,
+        players=players,
+        sitting_out=sitting_out_of(players, dealer),
+        number=number,
+    )
+    return [*problems, *read.problems]
+
+
+def preview(
+    rules: SkatRules, turno: Mapping[str, Any], record: Mapping[str, Any]
+) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The next game's output row (value, won, overbid, list points) as the segretario types it,
+    or None and every problem of the record (the live screen's "value as you type")."""
+    problems = check_game(rules, turno, record)
+    if problems:
+        return None, problems
+    players = list(turno["players"])
+    number = len(turno.get("smazzate") or []) + 1
+    dealer = dealer_of(players, turno["first_dealer"], number)
+    sitting_out = sitting_out_of(players, dealer)
+    read = read_game(rules, record, players=players, sitting_out=sitting_out, number=number)
+    return _row(rules, players, number, dealer, sitting_out, read.game), []
+
+
+def _penalties(
+    rules: SkatRules, turno: Mapping[str, Any], players: Sequence[str], problems: list[Problem]
+) -> dict[str, int]:
+    out = dict.fromkeys(players, 0)
+    raw = turno.get("penalties") or []
+    if not isinstance(raw, list):
+        problems.append(Problem("FORMAT", "penalties: deve essere una lista", field="penalties"))
+        return out
+    for item in raw:
+        if not isinstance(item, Mapping):
+            problems.append(
+                Problem("FORMAT", "penalties: ogni penalità è un oggetto", field="penalties")
+            )
+            continue
+        player, points = item.get("player"), item.get("points")
+        if not rules.penalties_allowed:
+            problems.append(
+                Problem(
+                    "PENALTY_NOT_ALLOWED",
+                    "il regolamento di questa stagione non prevede penalità",
+                    player=player if isinstance(player, str) else None,
+                    field="penalties",
+                )
+            )
+            continue
+        if player not in players:
+            problems.append(_stranger("UNKNOWN_PLAYER", "la penalità nomina", player, "penalties"))
+        if not _is_int(points):
+            problems.append(
+                Problem(
+                    "FIELD_TYPE",
+                    f"penalità: i punti devono essere un numero intero (trovato {points!r})",
+                    player=player if isinstance(player, str) else None,
+                    field="penalties",
+                )
+            )
+        elif player in out:
+            out[player] += points
+    return out
+
+
+def _tiebreak(turno: Mapping[str, Any], players: Sequence[str], problems: list[Problem]) -> list:
+    raw = turno.get("tiebreak") or []
+    if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
+        problems.append(
+            Problem("FORMAT", "tiebreak: deve essere una lista di nomi", field="tiebreak")
+        )
+        return []
+    for p in raw:
+        if p not in players:
+            problems.append(_stranger("UNKNOWN_PLAYER", "il sorteggio nomina", p, "tiebreak"))
+    for p in sorted({p for p in raw if raw.count(p) > 1}):
+        problems.append(
+            Problem(
+                "TIE_UNSETTLED",
+                f"{p} compare due volte nel sorteggio",
+                player=p,
+                field="tiebreak",
+            )
+        )
+    return [p for p in raw if p in players]
+
+
+def rank(
+    players: Sequence[str],
+    totals: Mapping[str, int],
+    won: Mapping[str, int],
+    lost: Mapping[str, int],
+    tiebreak: Sequence[str],
+) -> tuple[dict[str, int] | None, list[Problem]]:
+    """Places 1..n (SPEC-skat §8): list points, then more games won, then fewer games lost,
+    then the recorded draw. Returns (places or None, problems)."""
+    problems: list[Problem] = []
+
+    def key(p: str) -> tuple[int, int, int]:
+        return (totals[p], won[p], -lost[p])
+
+    def show(p: str) -> str:
+        return f"{p} ({totals[p]} punti, {won[p]} vinti, {lost[p]} persi)"
+
+    for a, b in pairwise(dict.fromkeys(tiebreak)):
+        if key(a) < key(b):
+            problems.append(
+                Problem(
+                    "TIE_UNSETTLED",
+                    f"il sorteggio mette {show(a)} prima di {show(b)}, contro i risultati",
+                    player=a,
+                    field="tiebreak",
+                )
+            )
+    drawn = {p: i for i, p in enumerate(dict.fromkeys(tiebreak))}
+    groups: dict[tuple[int, int, int], list[str]] = {}
+    for p in players:
+        groups.setdefault(key(p), []).append(p)
+    for group in groups.values():
+        missing = [p for p in group if p not in drawn]
+        if len(group) > 1 and missing:
+            problems.append(
+                Problem(
+                    "TIE_UNSETTLED",
+                    f"parità tra {', '.join(group)} a {totals[group[0]]} punti, "
+                    f"{won[group[0]]} giochi vinti e {lost[group[0]]} persi: "
+                    "registrare il sorteggio (tiebreak)",
+                    player=missing[0],
+                    field="tiebreak",
+                )
+            )
+    if problems:
+        return None, problems
+    order = sorted(players, key=lambda p: (tuple(-x for x in key(p)), drawn.get(p, 0)))
+    return {p: order.index(p) + 1 for p in players}, problems
+
+
+def score_list(
+    rules: SkatRules,
+    turno: Mapping[str, Any],
+    *,
+    require_complete: bool = True,
+    ranked: bool = True,
+) -> dict[str, Any]:
+    """The scored list as the ``kingscore`` output writes one turno (SPEC-skat §12).
+
+    With ``require_complete=False`` a list in progress is scored too (the live screen's running
+    list): its ``places`` are ``None`` until the list is complete (always with ``ranked=False``,
+    which the generator uses to find the ties a draw must settle). Raises RuleViolation listing
+    every problem, each naming the list, the game and the player.
+    """
+    label = label_of(turno)
+    players, problems = check_table(rules, turno)
+    raw = turno.get("smazzate")
+    if not isinstance(raw, list):
+        problems.append(Problem("FORMAT", "smazzate: deve essere una lista dei giochi"))
+    if players is None or not isinstance(raw, list):
+        # Without a valid table the games cannot be placed; report what is known.
+        raise RuleViolation([p.in_turno(label) for p in problems])
+    n = len(players)
+    total = rules.games_per_list[n]
+    if len(raw) > total or (require_complete and len(raw) != total):
+        problems.append(
+            Problem(
+                "GAMES_COUNT",
+                f"una lista a {n} giocatori ha {total} giochi (trovati {len(raw)})",
+            )
+        )
+    rows: list[dict[str, Any]] = []
+    won = dict.fromkeys(players, 0)
+    lost = dict.fromkeys(players, 0)
+    opponents_lost = dict.fromkeys(players, 0)
+    game_points = dict.fromkeys(players, 0)
+    running = dict.fromkeys(players, 0)
+    for k, record in enumerate(raw, start=1):
+        dealer = dealer_of(players, turno["first_dealer"], k)
+        sitting_out = sitting_out_of(players, dealer)
+        read = read_game(rules, record, players=players, sitting_out=sitting_out, number=k)
+        problems.extend(read.problems)
+        if read.problems:
+            continue
+        row = _row(rules, players, k, dealer, sitting_out, read.game)
+        rows.append(row)
+        for p, v in row["points"].items():
+            running[p] += v
+        if read.game is not None:
+            d = read.game.declarer
+            game_points[d] += row["score"]
+            (won if row["won"] else lost)[d] += 1
+            if not row["won"]:
+                for p in bonus_receivers(rules, players, sitting_out, d):
+                    opponents_lost[p] += 1
+    penalties = _penalties(rules, turno, players, problems)
+    tiebreak = _tiebreak(turno, players, problems)
+    if problems:
+        raise RuleViolation([p.in_turno(label) for p in problems])
+    totals = {p: running[p] + penalties[p] for p in players}
+    places: dict[str, int] | None = None
+    if ranked and len(raw) == total:
+        places, tie_problems = rank(players, totals, won, lost, tiebreak)
+        if tie_problems:
+            raise RuleViolation([p.in_turno(label) for p in tie_problems])
+    return {
+        "date": turno.get("date"),
+        "number": turno.get("number", 1),
+        "smazzate": rows,
+        "penalties": penalties,
+        "game_points": game_points,
+        "won": won,
+        "lost": lost,
+        "opponents_lost": opponents_lost,
+        "totals": totals,
+        "places": places,
+    }
+
+
+def _row(
+    rules: SkatRules,
+    players: Sequence[str],
+    number: int,
+    dealer: str,
+    sitting_out: str | None,
+    game: Game | None,
+) -> dict[str, Any]:
+    """One game of the list as the output writes it (SPEC-skat §12)."""
+    if game is None:  # passed in ("eingepasst")
+        return {
+            "number": number,
+            "dealer": dealer,
+            "sitting_out": sitting_out,
+            "declarer": None,
+            "game": None,
+            "passed": True,
+            "multiplier": None,
+            "value": 0,
+            "overbid": False,
+            "won": None,
+            "score": 0,
+            "points": dict.fromkeys(players, 0),
+        }
+    result = outcome(rules, game)
+    return {
+        "number": number,
+        "dealer": dealer,
+        "sitting_out": sitting_out,
+        "declarer": game.declarer,
+        "game": game.game,
+        "passed": False,
+        "multiplier": result.multiplier,
+        "value": result.value,
+        "overbid": result.overbid,
+        "won": result.won,
+        "score": result.score,
+        "points": game_list_points(rules, players, sitting_out, game.declarer, result),
+    }

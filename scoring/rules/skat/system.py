@@ -1,0 +1,70 @@
+"""Skat (``skat-isko``) as one implementation of the game-system protocol (:mod:`..systems`).
+
+Each method delegates to the Skat engine (:mod:`.rules`, :mod:`.lista`, :mod:`.season`,
+:mod:`.interchange`, :mod:`.generator`); nothing here computes a point of its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..problems import Problem
+from ..systems import register
+from . import interchange, lista, season
+from .generator import random_list
+from .ledger import SkatLedger
+from .rules import CODE, SkatRules, default_rules_dict, skat_rules
+
+
+def _dated(turno: Mapping[str, Any]) -> dict[str, Any]:
+    """The list record with a date and a number (a list in progress may have neither yet)."""
+    return {
+        **turno,
+        "date": turno.get("date") or dt.date.today().isoformat(),
+        "number": turno.get("number", 1),
+    }
+
+
+class SkatSystem(SkatLedger):
+    code = CODE
+    label = "Skat"
+
+    def default_rules(self) -> dict[str, Any]:
+        return default_rules_dict()
+
+    def rules(self, edits: Mapping[str, Any] | None = None) -> SkatRules:
+        return skat_rules(edits)
+
+    def next_step(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        return lista.next_step(rules, turno)
+
+    def check_smazzata(
+        self, rules: SkatRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
+    ) -> list[Problem]:
+        return lista.check_game(rules, turno, smazzata)
+
+    def score_turno(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        return lista.score_list(rules, _dated(turno))
+
+    def running_list(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """A list in progress scored so far (the live screen): places ``None`` until complete."""
+        return lista.score_list(rules, _dated(turno), require_complete=False)
+
+    def standing(
+        self, rules: SkatRules, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        return season.standing(roster, [lista.score_list(rules, _dated(t)) for t in turni])
+
+    def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return interchange.score_document(data)
+
+    def random_turno(
+        self, rng: random.Random, players: Sequence[str], rules: SkatRules
+    ) -> dict[str, Any]:
+        return random_list(rng, rules, players)
+
+
+SKAT = register(SkatSystem())

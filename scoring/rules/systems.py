@@ -1,0 +1,242 @@
+"""The game-system boundary: one protocol every game system implements, and its registry.
+
+A game system is a package of the pure engine (no Django): King C.A.F. (``caf``), the King family
+(``king-classico``, ``king-internazionale``, ``le-king``), Skat (``skat-isko``), Ramino
+(``ramino-101``). The rest of the project (kingscore, the importer, and in time the ledger's
+services, the live screen, the documents and the Classifica) asks the system for a season's rule
+set and never branches on its code.
+
+Everything crossing the boundary is plain data in the shape of the ``kingclub/v1`` interchange
+records (dicts of str, int, bool, list, dict; ``Decimal`` only where a system's output needs one):
+the ledger can store it as it is and replay it later.
+
+- ``rules`` is the system's own rule-set object built by :meth:`GameSystem.rules`;
+- a *turno* is the input record of one turno: ``{"date", "number", "players", "first_dealer",
+  "smazzate": [...], "penalties": [...], ...}`` with the system's own keys per smazzata;
+- a *smazzata* is one element of ``smazzate`` (the system's keys: a King count, a Skat game, a
+  Ramino hand).
+
+Adding a game is adding a module to :data:`SYSTEM_MODULES` that calls :func:`register` at import.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from .problems import Problem, RuleViolation
+
+# The packages that register a game system when imported; the only place naming them.
+SYSTEM_MODULES: tuple[str, ...] = (
+    "scoring.rules.caf_system",
+    "scoring.rules.kingfamily.system",
+    "scoring.rules.skat.system",
+    "scoring.rules.ramino",
+)
+
+
+@runtime_checkable
+class GameSystem(Protocol):
+    """What every game system answers. Every method is pure: same input, same output."""
+
+    code: str  # the rule-set code of the interchange format ("caf", "le-king", "skat-isko"...)
+    label: str  # the game's name as a club writes it ("King C.A.F.", "Le King", "Skat")
+
+    def default_rules(self) -> dict[str, Any]:
+        """The rule-set table with every default (the data a club copies and edits)."""
+        ...
+
+    def rules(self, edits: Mapping[str, Any] | None = None) -> Any:
+        """The rule set: the defaults with a club's ``edits`` applied and checked.
+
+        Raises :class:`RuleViolation` (code ``RULES`` or ``RULESET``) naming every bad key.
+        """
+        ...
+
+    def next_step(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """What happens next in a turno recorded so far: at least ``{"number": k, "dealer":
+        name, "complete": bool}`` plus the system's own keys (the chooser, the contracts or games
+        still offered, who sits out, who may re-enter...)."""
+        ...
+
+    def check_smazzata(
+        self, rules: Any, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
+    ) -> list[Problem]:
+        """Every problem of ``smazzata`` recorded as the next one of ``turno`` (empty if valid)."""
+        ...
+
+    def score_turno(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """The scored turno as the system's ``kingscore`` output writes one turno (points per
+        smazzata, totals, places and the system's extras). Raises RuleViolation listing every
+        problem."""
+        ...
+
+    def standing(
+        self, rules: Any, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The season's Classifica rows, in display order, from its recorded turni (input
+        records, in date order): the system replays and scores them itself."""
+        ...
+
+    def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """A whole ``kingclub/v1`` season document scored (the ``kingscore`` command)."""
+        ...
+
+    def random_turno(
+        self, rng: random.Random, players: Sequence[str], rules: Any
+    ) -> dict[str, Any]:
+        """A valid, complete random turno record (for property tests and the demo club)."""
+        ...
+
+
+@runtime_checkable
+class LedgerSystem(GameSystem, Protocol):
+    """A game system kept by the generic ledger (every system but C.A.F., whose ledger has its own
+    tables and screens): what the live screen, the Verbale and the Classifica ask it.
+
+    ``generic_ledger`` is True for these systems (False for C.A.F.): the frame asks this flag,
+    never the code.
+    """
+
+    generic_ledger: bool
+
+    def score_running(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """A turno in progress scored so far: ``{"smazzate": [{"number", "dealer", "points",
+        ...}], "totals": {player: int}}`` (no completeness check), and ``"balance"`` (the sum of
+        the smazzate's points) where the game is zero-sum or checks a balance."""
+        ...
+
+    def entry_fields(
+        self, rules: Any, turno: Mapping[str, Any], draft: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The fields of the next smazzata's form, as data the frame renders (see
+        :data:`FIELD_KINDS`); with a ``draft`` record, the questions it raises too (a re-entry)."""
+        ...
+
+    def parse_entry(
+        self, rules: Any, turno: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The posted form (field name -> text, or list of texts for ``multi``) as a smazzata
+        record; RuleViolation (``FIELD_TYPE``) for text that is not a number where one is due."""
+        ...
+
+    def entry_data(
+        self, rules: Any, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A recorded smazzata as the form's data (to correct it): the inverse of
+        :meth:`parse_entry`."""
+        ...
+
+    def questions(
+        self, rules: Any, turno: Mapping[str, Any], record: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """Fields the segretario must answer before ``record`` is stored ("rientra?")."""
+        ...
+
+    def ties(self, rules: Any, turno: Mapping[str, Any]) -> list[list[str]]:
+        """Groups of players of a finished turno whose order the segretario must record (a
+        draw), each in seat order; empty when the places are settled."""
+        ...
+
+    def seat_results(self, scored: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Per player of a scored (closed) turno: ``{"total": int, "place": int, "score": int or
+        Decimal (what the season standing adds up), "extra": {key: value}}``; the ``extra`` keys
+        are those of :meth:`turno_columns`."""
+        ...
+
+    def player_notes(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, str]:
+        """A short note per player for the live screen ("a 4 da 101", "fuori")."""
+        ...
+
+    def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
+        """What the ledger indexes of a scored smazzata: ``{"game": code (≤ 16 characters),
+        "caller": the player who chose, declared or closed, or None}``."""
+        ...
+
+    def describe(self, smazzata: Mapping[str, Any]) -> str:
+        """One line for the Verbale about a scored smazzata ("Bruno chiude: normale")."""
+        ...
+
+    def turno_columns(self) -> list[tuple[str, str]]:
+        """The per-player figures of a closed turno beyond total and place: (key of the scored
+        turno's per-player maps, label)."""
+        ...
+
+    def standing_columns(self) -> list[tuple[str, str]]:
+        """The Classifica's columns beyond place and player: (key of a standing row, label); the
+        first is the season score."""
+        ...
+
+
+# The kinds of entry field a system may ask for; the frame renders each one.
+FIELD_KINDS = (
+    "choice",  # one of "choices" [[value, label], ...] (radio buttons)
+    "multi",  # any of "choices" (checkboxes)
+    "int",  # an integer between "min" and "max" (optional unless "required")
+    "per_player",  # an integer per player of "players", between "min" and "max"
+    "bool",  # a checkbox
+)
+
+
+def posted_int(
+    text: Any, what: str, problems: list[Problem], player: str | None = None
+) -> int | None:
+    """A number typed into an entry field: None when left empty; a ``FIELD_TYPE`` problem (and
+    None) when it is not an integer. Shared by every system's :meth:`parse_entry`."""
+    text = str(text if text is not None else "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        problems.append(
+            Problem("FIELD_TYPE", f"{what}: {text!r} non è un numero intero", player=player)
+        )
+        return None
+
+
+_REGISTRY: dict[str, GameSystem] = {}
+_loaded = False
+
+
+def register(system: GameSystem) -> GameSystem:
+    """Add a game system to the registry (called by each system's module at import)."""
+    _REGISTRY[system.code] = system
+    return system
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        for module in SYSTEM_MODULES:
+            importlib.import_module(module)
+        _loaded = True
+
+
+def is_generic(system: GameSystem) -> bool:
+    """Is the system kept by the generic ledger (its own tables and screens otherwise)?"""
+    return bool(getattr(system, "generic_ledger", False))
+
+
+def systems() -> list[GameSystem]:
+    """Every registered game system, in :data:`SYSTEM_MODULES` order."""
+    _load()
+    return list(_REGISTRY.values())
+
+
+def get_system(code: Any) -> GameSystem:
+    """The game system of a rule-set code; RuleViolation ``RULESET`` for an unknown one."""
+    _load()
+    if isinstance(code, str) and code in _REGISTRY:
+        return _REGISTRY[code]
+    raise RuleViolation([Problem("RULESET", f"regolamento sconosciuto: {code!r}")])
+
+
+def system_of_document(data: Any) -> GameSystem:
+    """The system a ``kingclub/v1`` document names (``caf`` when it names none)."""
+    code = data.get("ruleset", "caf") if isinstance(data, Mapping) else "caf"
+    _load()
+    # An unknown code is C.A.F.'s parser's to report, as it always has been.
+    return _REGISTRY.get(code, _REGISTRY["caf"]) if isinstance(code, str) else _REGISTRY["caf"]

@@ -1,0 +1,146 @@
+"""Edited rule sets at their boundaries (SPEC §9): keys left out take the C.A.F. defaults, the
+smallest legal deck, and a turno scored with a valid Retrocessione per contatore."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import random
+from decimal import Decimal
+
+import pytest
+
+from scoring.rules import RuleSet, RuleSetError, Sanction, TableResult, play_giornate, score_turno
+from scoring.rules.ruleset import RANKS, SUITS, caf, default_ruleset_dict
+from scoring.rules.simulator import simulate_turno
+from scoring.rules.turno import ratios
+
+D1 = dt.date(2026, 11, 20)
+SIX = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
+
+
+def _edited(edit) -> RuleSet:
+    d = default_ruleset_dict()
+    edit(d)
+    return RuleSet.from_dict(d)
+
+
+def _one(rules, order, ratio_values, series=None, sanctions=()):
+    table = TableResult(
+        key="t",
+        date=D1,
+        number=1,
+        order=tuple(order),
+        ratios={p: Decimal(r) for p, r in zip(order, ratio_values, strict=True)},
+        sanctions=tuple(sanctions),
+    )
+    from scoring.rules import SeasonState
+
+    outcomes, _, state = play_giornate(rules, order, [table], SeasonState(dict(series or {})))
+    return outcomes["t"], state
+
+
+def test_a_rule_set_without_rounding_or_places_rounds_down_to_two_decimals():
+    rules = _edited(lambda d: [d["ratio"].pop("rounding"), d["ratio"].pop("places")])
+    assert (rules.ratio_rounding, rules.ratio_places) == ("ROUND_FLOOR", 2)
+    # SPEC §7: 25/40 = 0.625 -> 0.62, -17/40 = -0.425 -> -0.43
+    assert ratios(rules, {"A": 40, "B": 25, "C": -17}) == {
+        "A": Decimal("1.00"),
+        "B": Decimal("0.62"),
+        "C": Decimal("-0.43"),
+    }
+    half_up = _edited(lambda d: d["ratio"].update(rounding="ROUND_HALF_UP", places=1))
+    assert ratios(half_up, {"A": 40, "B": 25, "C": -17}) == {
+        "A": Decimal("1.0"),
+        "B": Decimal("0.6"),
+        "C": Decimal("-0.4"),
+    }
+
+
+def test_a_rule_set_without_a_start_series_starts_at_the_top_of_its_ladder():
+    rules = _edited(lambda d: d["league"].pop("start_series"))
+    assert rules.start_series == "A"
+
+    def ladder(d):
+        d["league"].pop("start_series")
+        d["league"]["series"] = [s for s in d["league"]["series"] if s["code"] != "A"]
+        d["league"]["scudetto_series"] = ["B"]
+        d["league"]["uefa_series"] = ["B"]
+        d["league"]["mitropa_from"] = "C1"
+
+    short = _edited(ladder)
+    assert short.start_series == "B"
+    outcome, _ = _one(short, ("Anna", "Bruno", "Carla", "Dario"), ["1.00", "0.50", "0.20", "0"])
+    # everyone starts in B, the top of this ladder: a Scudetto, no automatic promotion
+    assert outcome.series_before == dict.fromkeys(("Anna", "Bruno", "Carla", "Dario"), "B")
+    assert outcome.series_after == {"Anna": "B", "Bruno": "B", "Carla": "B", "Dario": "C1"}
+    assert outcome.titles["Anna"] == ("SCUDETTO",)
+    assert outcome.titles["Bruno"] == ("UEFA",)
+
+
+AMATEUR = {"Anna": "A", "Bruno": "ECC", "Carla": "PROM", "Dario": "B", "Elena": "1CAT"}
+
+
+@pytest.mark.parametrize(
+    ("edit", "players", "bruno_after"),
+    [
+        (lambda d: d["league"].pop("second_promoted_min_players"), 6, "C2"),  # default 6
+        (lambda d: d["league"].pop("second_promoted_min_players"), 5, "ECC"),
+        (lambda d: d["league"].update(second_promoted_min_players=5), 5, "C2"),  # boundary
+        (lambda d: d["league"].update(second_promoted_min_players=5), 4, "ECC"),
+    ],
+)
+def test_second_promoted_minimum_at_its_boundary(edit, players, bruno_after):
+    rules = _edited(edit)
+    order = SIX[:players]
+    series = {**AMATEUR, "Fabio": "C2"}
+    outcome, _ = _one(
+        rules, order, ["1.00", "0.90", "0.50", "0.40", "0.30", "0.10"][:players], series
+    )
+    assert outcome.series_after["Bruno"] == bruno_after
+    assert outcome.league_points["Bruno"] == Decimal("0.90")  # a promotion wins no title
+
+
+def _deck_leaving(n_cards: int) -> list[str]:
+    """The removed cards of a deck that keeps only the ``n_cards`` highest cards."""
+    keep = [r + s for r in RANKS for s in SUITS][:n_cards]
+    return [r + s for s in SUITS for r in RANKS if r + s not in keep]
+
+
+def test_a_one_card_hand_is_refused_and_two_cards_is_the_smallest_deck():
+    with pytest.raises(RuleSetError, match="too small"):
+        _edited(lambda d: d["decks"].update({"4": _deck_leaving(4)}))
+    rules = _edited(lambda d: d["decks"].update({"4": _deck_leaving(8)}))
+    assert rules.deck(4).hand == 2
+    assert rules.deck(4).count_of("tricks") == 2
+    assert rules.smazzate_count(4) == 19
+
+
+def test_a_turno_with_a_valid_contatore_sanction_scores_and_relegates():
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    record = simulate_turno(caf(), players, random.Random(3), first_dealer="Anna")
+    sanctioned = dataclasses.replace(
+        record, sanctions=(Sanction("Bruno", reason="contatore manomesso"),)
+    )
+    score = score_turno(caf(), sanctioned)
+    assert score.ok and score.problems == ()
+    # the sanction changes no point of the turno: same totals, places and ratios
+    plain = score_turno(caf(), record)
+    assert (score.totals, score.places, score.ratios) == (plain.totals, plain.places, plain.ratios)
+    order = score.order()
+    outcome, state = _one(
+        caf(), order, [score.ratios[p] for p in order], sanctions=sanctioned.sanctions
+    )
+    assert "RETROCESSIONE_CONTATORE" in outcome.titles["Bruno"]
+    place = order.index("Bruno") + 1
+    expected_series = {1: "B", 2: "B", 3: "B", 4: "C1"}[place]  # the last also goes down once
+    assert outcome.series_after["Bruno"] == expected_series == state.series["Bruno"]
+    malus = Decimal("-0.2") + (Decimal("-0.1") if place == 4 else 0)
+    bonus = {1: Decimal(1), 2: Decimal("0.3"), 3: Decimal("0.1"), 4: 0}[place]
+    assert outcome.league_points["Bruno"] == score.ratios["Bruno"] + malus + bonus
+    # a sanction for a player not at the table, or without a reason, is refused
+    bad = dataclasses.replace(
+        record, sanctions=(Sanction("Zeno", reason="x"), Sanction("Anna", reason=" "))
+    )
+    codes = [p.code for p in score_turno(caf(), bad).problems]
+    assert codes == ["SANCTION_PLAYER", "SANCTION_REASON"]
