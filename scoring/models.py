@@ -9,8 +9,10 @@ absences, standings), stored so that every page is a plain query. Nothing here c
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -18,12 +20,37 @@ from simple_history.models import HistoricalRecords
 
 from scoring.rules import RuleSet
 from scoring.rules.ruleset import SUIT_SYMBOLS, default_ruleset_dict
+from scoring.rules.systems import GameSystem, get_system, is_generic
+from scoring.rules.text import TextError, clean_text
 
 POINTS = {"max_digits": 8, "decimal_places": 2}
 
 
-class Player(models.Model):
+class UserTexts:
+    """The texts people type, normalised by ``full_clean`` (:mod:`scoring.rules.text`): the
+    admin's forms store them as the services do. ``user_texts``: field name → required."""
+
+    user_texts: dict[str, bool] = {}
+
+    def clean(self) -> None:
+        super().clean()  # type: ignore[misc]
+        errors = {}
+        for name, required in self.user_texts.items():
+            limit = self._meta.get_field(name).max_length  # type: ignore[attr-defined]
+            try:
+                value = clean_text(getattr(self, name), max_length=limit, required=required)
+            except TextError as exc:
+                errors[name] = str(exc)
+            else:
+                setattr(self, name, value)
+        if errors:
+            raise ValidationError(errors)
+
+
+class Player(UserTexts, models.Model):
     """A club member (giocatore). The display name is unique in the club."""
+
+    user_texts = {"name": True}
 
     name = models.CharField(_("nome"), max_length=60, unique=True)
     user = models.OneToOneField(
@@ -32,9 +59,10 @@ class Player(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="player",
+        verbose_name=_("utente"),
     )
     active = models.BooleanField(_("attivo"), default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
@@ -48,14 +76,16 @@ class Player(models.Model):
         return self.name
 
 
-class Season(models.Model):
+class Season(UserTexts, models.Model):
     """A campionato: one rule set (a copy the club may edit before the first close), a roster."""
+
+    user_texts = {"name": True}
 
     name = models.CharField(_("stagione"), max_length=40, unique=True)
     ruleset_code = models.CharField(_("regolamento di partenza"), max_length=20, default="caf")
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
 
     class Meta:
         ordering = ["-name"]
@@ -72,7 +102,23 @@ class Season(models.Model):
 
     @cached_property
     def ruleset(self) -> RuleSet:
+        """The C.A.F. rule set (only for seasons of a system with its own ledger: C.A.F.)."""
         return RuleSet.from_dict(self.rules)
+
+    @cached_property
+    def system(self) -> GameSystem:
+        """The game system this season plays (its rule-set code)."""
+        return get_system(self.ruleset_code)
+
+    @property
+    def is_generic(self) -> bool:
+        """Kept by the generic ledger (records per smazzata) rather than C.A.F.'s own tables."""
+        return is_generic(self.system)
+
+    @cached_property
+    def game_rules(self) -> Any:
+        """The system's rule set: its defaults with this season's copy applied."""
+        return self.system.rules(self.rules)
 
     @property
     def rules_locked(self) -> bool:
@@ -83,9 +129,13 @@ class Season(models.Model):
 class Enrollment(models.Model):
     """A member on a season's roster (SPEC §8.1)."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="enrollments")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="enrollments")
-    enrolled_at = models.DateTimeField(auto_now_add=True)
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="enrollments", verbose_name=_("stagione")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="enrollments", verbose_name=_("giocatore")
+    )
+    enrolled_at = models.DateTimeField(_("iscritto il"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("iscrizione")
@@ -101,11 +151,14 @@ class Enrollment(models.Model):
 class Giornata(models.Model):
     """A date of play of a season: one or more turni (tables)."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="giornate")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="giornate", verbose_name=_("stagione")
+    )
     date = models.DateField(_("data"))
     # computed by the engine when a turno of this date closes or reopens
     lowest = models.DecimalField(_("punteggio più basso"), null=True, blank=True, **POINTS)
-    state_after = models.JSONField(default=dict, blank=True)  # SeasonState after this giornata
+    # SeasonState after this giornata
+    state_after = models.JSONField(_("stato dopo la giornata"), default=dict, blank=True)
 
     class Meta:
         ordering = ["season", "date"]
@@ -119,30 +172,53 @@ class Giornata(models.Model):
         return f"{self.season} · {self.date.isoformat()}"
 
 
-class Turno(models.Model):
+class Turno(UserTexts, models.Model):
     """One session at one table: every game of the turno played once (SPEC §3, §7)."""
+
+    user_texts = {"table": False}
 
     IN_CORSO = "in_corso"
     CHIUSO = "chiuso"
     STATUS_CHOICES = [(IN_CORSO, _("in corso")), (CHIUSO, _("chiuso"))]
 
-    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="turni")
-    giornata = models.ForeignKey(Giornata, on_delete=models.PROTECT, related_name="turni")
+    season = models.ForeignKey(
+        Season, on_delete=models.PROTECT, related_name="turni", verbose_name=_("stagione")
+    )
+    giornata = models.ForeignKey(
+        Giornata, on_delete=models.PROTECT, related_name="turni", verbose_name=_("giornata")
+    )
     number = models.PositiveSmallIntegerField(_("numero"), default=1)
     table = models.CharField(_("tavolo"), max_length=40, blank=True)
-    first_dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=IN_CORSO)
-    segretario = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    first_dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("primo mazziere")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(_("stato"), max_length=10, choices=STATUS_CHOICES, default=IN_CORSO)
+    segretario = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("segretario"),
+    )
+    created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
+    closed_at = models.DateTimeField(_("chiuso il"), null=True, blank=True)
     closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("chiuso da"),
     )
     verbale_number = models.PositiveIntegerField(_("verbale n."), null=True, blank=True)
     winner = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("vincitore"),
     )
     history = HistoricalRecords()
 
@@ -185,20 +261,30 @@ class Turno(models.Model):
 class Seat(models.Model):
     """A player at a turno, in seat order, with everything the engine computed for them."""
 
-    turno = models.ForeignKey(Turno, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
-    position = models.PositiveSmallIntegerField()  # 0-based, counterclockwise (SPEC §3.1)
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="seats", verbose_name=_("turno")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("giocatore")
+    )
+    # 0-based, counterclockwise (SPEC §3.1)
+    position = models.PositiveSmallIntegerField(_("posto al tavolo"))
     # running during the turno
-    total = models.IntegerField(default=0)  # smazzate + penalità
-    penalty_total = models.IntegerField(default=0)
+    total = models.IntegerField(_("totale"), default=0)  # smazzate + penalità
+    penalty_total = models.IntegerField(_("totale penalità"), default=0)
     # fixed at the close
-    tiebreak_rank = models.PositiveSmallIntegerField(null=True, blank=True)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
-    ratio = models.DecimalField(null=True, blank=True, **POINTS)
-    series_before = models.CharField(max_length=8, blank=True)
-    series_after = models.CharField(max_length=8, blank=True)
-    titles = models.JSONField(default=list, blank=True)
-    league_points = models.DecimalField(null=True, blank=True, **POINTS)
+    tiebreak_rank = models.PositiveSmallIntegerField(
+        _("ordine di spareggio"), null=True, blank=True
+    )
+    place = models.PositiveSmallIntegerField(_("piazzamento"), null=True, blank=True)
+    ratio = models.DecimalField(_("rapporto"), null=True, blank=True, **POINTS)
+    series_before = models.CharField(_("serie prima"), max_length=8, blank=True)
+    series_after = models.CharField(_("serie dopo"), max_length=8, blank=True)
+    titles = models.JSONField(_("titoli"), default=list, blank=True)
+    league_points = models.DecimalField(_("punti classifica"), null=True, blank=True, **POINTS)
+    # the system's own figures (every game but C.A.F.)
+    extra = models.JSONField(_("altri risultati"), default=dict, db_default={}, blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["turno", "position"]
@@ -207,7 +293,13 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["turno", "position"], name="seat_unique_position"),
             models.UniqueConstraint(fields=["turno", "player"], name="seat_unique_player"),
-            models.UniqueConstraint(fields=["turno", "place"], name="seat_unique_place"),
+            # strict places (C.A.F., whose closed seats have a ratio); the King family's
+            # equal totals share a place
+            models.UniqueConstraint(
+                fields=["turno", "place"],
+                condition=Q(ratio__isnull=False),
+                name="seat_unique_place",
+            ),
             models.CheckConstraint(condition=Q(position__lte=6), name="seat_position_range"),
             models.CheckConstraint(
                 condition=Q(place__isnull=True) | Q(place__gte=1, place__lte=7),
@@ -223,21 +315,47 @@ class Seat(models.Model):
 class Smazzata(models.Model):
     """One deal of a turno: the call as recorded, what the engine derived from it."""
 
-    turno = models.ForeignKey(Turno, on_delete=models.CASCADE, related_name="smazzate")
-    number = models.PositiveSmallIntegerField()
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="smazzate", verbose_name=_("turno")
+    )
+    number = models.PositiveSmallIntegerField(_("numero"))
     game = models.CharField(_("gioco"), max_length=16)
-    caller = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    dealer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    # the chiamante (C.A.F.), the chooser, declarer or closer of another system; null when
+    # nobody chose (a fixed deal of the King family)
+    caller = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("chiamante"),
+    )
+    dealer = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("mazziere")
+    )
     trump = models.CharField(_("briscola"), max_length=1, blank=True)
     forced = models.BooleanField(_("obbligata"), default=False)
-    scazzata = models.BooleanField(default=False)
+    scazzata = models.BooleanField(_("scazzata"), default=False)
     cappotto = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("cappotto"),
     )
+    # what the segretario recorded, as the system's interchange record (every system but C.A.F.,
+    # whose counts are the Result rows)
+    record = models.JSONField(_("registrazione"), default=dict, db_default={}, blank=True)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("registrata da"),
     )
-    recorded_at = models.DateTimeField(auto_now=True)
+    recorded_at = models.DateTimeField(_("registrata il"), auto_now=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -247,7 +365,7 @@ class Smazzata(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["turno", "number"], name="smazzata_unique_number"),
             models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=28), name="smazzata_number_range"
+                condition=Q(number__gte=1, number__lte=999), name="smazzata_number_range"
             ),
             models.CheckConstraint(
                 condition=Q(trump__in=["", "S", "H", "D", "C"]), name="smazzata_trump_valid"
@@ -268,10 +386,14 @@ class Smazzata(models.Model):
 class Result(models.Model):
     """A player's recorded count in a smazzata, and the points the engine gave it."""
 
-    smazzata = models.ForeignKey(Smazzata, on_delete=models.CASCADE, related_name="results")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    count = models.PositiveSmallIntegerField()
-    points = models.SmallIntegerField()
+    smazzata = models.ForeignKey(
+        Smazzata, on_delete=models.CASCADE, related_name="results", verbose_name=_("smazzata")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    count = models.PositiveSmallIntegerField(_("conteggio"), null=True, blank=True)  # C.A.F. only
+    points = models.SmallIntegerField(_("punti"))
     history = HistoricalRecords()
 
     class Meta:
@@ -286,18 +408,29 @@ class Result(models.Model):
         return f"{self.smazzata} · {self.player}: {self.count} ({self.points:+d})"
 
 
-class Penalita(models.Model):
+class Penalita(UserTexts, models.Model):
     """A disciplinary penalty (Statuto articles 6, 9, 15, 16 or other), in turno points."""
 
-    turno = models.ForeignKey(Turno, on_delete=models.CASCADE, related_name="penalita")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    user_texts = {"article": True, "reason": False}
+
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="penalita", verbose_name=_("turno")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
     points = models.IntegerField(_("punti"))
     article = models.CharField(_("articolo"), max_length=20)
     reason = models.CharField(_("motivo"), max_length=300, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("registrata da"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("registrata il"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -313,19 +446,30 @@ class Penalita(models.Model):
         return f"{self.player} {self.points} (art. {self.article})"
 
 
-class Sanction(models.Model):
+class Sanction(UserTexts, models.Model):
     """A Retrocessione per contatore decided by the club and recorded on the turno."""
+
+    user_texts = {"reason": True}
 
     CONTATORE = "RETROCESSIONE_CONTATORE"
 
-    turno = models.ForeignKey(Turno, on_delete=models.CASCADE, related_name="sanctions")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    kind = models.CharField(max_length=30, default=CONTATORE)
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="sanctions", verbose_name=_("turno")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    kind = models.CharField(_("tipo"), max_length=30, default=CONTATORE)
     reason = models.CharField(_("motivo"), max_length=300)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("registrata da"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("registrata il"), auto_now_add=True)
     history = HistoricalRecords()
 
     class Meta:
@@ -343,13 +487,21 @@ class Sanction(models.Model):
 class TitleAward(models.Model):
     """A title won at a closed turno (SPEC §8.3): one row each, for cheap per-title counts."""
 
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="awards")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    code = models.CharField(max_length=30)
-    value = models.DecimalField(**POINTS)
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="awards", verbose_name=_("posto")
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("stagione")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    code = models.CharField(_("titolo"), max_length=30)
+    value = models.DecimalField(_("valore"), **POINTS)
 
     class Meta:
+        verbose_name = _("titolo vinto")
+        verbose_name_plural = _("titoli vinti")
         constraints = [
             models.UniqueConstraint(fields=["seat", "code"], name="title_unique_per_seat"),
         ]
@@ -362,12 +514,20 @@ class TitleAward(models.Model):
 class Absence(models.Model):
     """A roster member absent from a giornata, with the league points the rule gives (§8.1)."""
 
-    giornata = models.ForeignKey(Giornata, on_delete=models.CASCADE, related_name="absences")
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="absences")
-    league_points = models.DecimalField(**POINTS)
+    giornata = models.ForeignKey(
+        Giornata, on_delete=models.CASCADE, related_name="absences", verbose_name=_("giornata")
+    )
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("stagione")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="absences", verbose_name=_("giocatore")
+    )
+    league_points = models.DecimalField(_("punti classifica"), **POINTS)
 
     class Meta:
+        verbose_name = _("assenza")
+        verbose_name_plural = _("assenze")
         constraints = [
             models.UniqueConstraint(fields=["giornata", "player"], name="absence_unique"),
         ]
@@ -380,20 +540,28 @@ class Absence(models.Model):
 class Standing(models.Model):
     """A row of the Classifica Generale, refreshed by the engine after every close or reopen."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
-    place = models.PositiveIntegerField()
-    previous_place = models.PositiveIntegerField(null=True, blank=True)
-    score = models.DecimalField(**POINTS)
-    series = models.CharField(max_length=8)
-    previous_series = models.CharField(max_length=8, blank=True)
-    turni = models.PositiveIntegerField(default=0)
-    absences = models.PositiveIntegerField(default=0)
-    scudetti = models.PositiveIntegerField(default=0)
-    titles = models.JSONField(default=dict, blank=True)  # code -> times won
-    streak = models.PositiveIntegerField(default=0)
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="standings", verbose_name=_("stagione")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="standings", verbose_name=_("giocatore")
+    )
+    place = models.PositiveIntegerField(_("posizione"))
+    previous_place = models.PositiveIntegerField(_("posizione precedente"), null=True, blank=True)
+    score = models.DecimalField(_("punti classifica"), **POINTS)
+    series = models.CharField(_("serie"), max_length=8, blank=True)
+    previous_series = models.CharField(_("serie precedente"), max_length=8, blank=True)
+    turni = models.PositiveIntegerField(_("turni"), default=0)
+    absences = models.PositiveIntegerField(_("assenze"), default=0)
+    scudetti = models.PositiveIntegerField(_("scudetti"), default=0)
+    titles = models.JSONField(_("titoli"), default=dict, blank=True)  # code -> times won
+    streak = models.PositiveIntegerField(_("scudetti consecutivi"), default=0)
+    # the system's own columns (every game but C.A.F.)
+    extra = models.JSONField(_("altre colonne"), default=dict, db_default={}, blank=True)
 
     class Meta:
+        verbose_name = _("riga della classifica")
+        verbose_name_plural = _("classifica generale")
         ordering = ["season", "place", "-scudetti", "player__name"]
         constraints = [
             models.UniqueConstraint(fields=["season", "player"], name="standing_unique"),
@@ -403,8 +571,10 @@ class Standing(models.Model):
         return f"{self.place}. {self.player} {self.score}"
 
 
-class TurnoEvent(models.Model):
+class TurnoEvent(UserTexts, models.Model):
     """The turno's own log: closes, reopens (with the reason) and recomputes."""
+
+    user_texts = {"reason": False}
 
     CLOSE = "close"
     REOPEN = "reopen"
@@ -417,15 +587,25 @@ class TurnoEvent(models.Model):
         (IMPORT, _("importazione")),
     ]
 
-    turno = models.ForeignKey(Turno, on_delete=models.CASCADE, related_name="events")
-    kind = models.CharField(max_length=12, choices=KIND_CHOICES)
-    reason = models.TextField(blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="events", verbose_name=_("turno")
     )
-    at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(_("evento"), max_length=12, choices=KIND_CHOICES)
+    reason = models.TextField(_("motivo"), blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("utente"),
+    )
+    at = models.DateTimeField(_("data e ora"), auto_now_add=True)
+    history = HistoricalRecords()
 
     class Meta:
+        verbose_name = _("evento del turno")
+        verbose_name_plural = _("eventi dei turni")
         ordering = ["turno", "at", "id"]
         constraints = [
             models.CheckConstraint(
@@ -437,18 +617,29 @@ class TurnoEvent(models.Model):
         return f"{self.turno} {self.kind}"
 
 
-class SeasonEvent(models.Model):
+class SeasonEvent(UserTexts, models.Model):
     """Season-wide actions for the audit trail: rule set edits and explicit recomputes."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="events")
-    kind = models.CharField(max_length=20)
-    reason = models.TextField(blank=True)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    user_texts = {"reason": False}
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="events", verbose_name=_("stagione")
     )
-    at = models.DateTimeField(auto_now_add=True)
+    kind = models.CharField(_("evento"), max_length=20)
+    reason = models.TextField(_("motivo"), blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("utente"),
+    )
+    at = models.DateTimeField(_("data e ora"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("evento della stagione")
+        verbose_name_plural = _("eventi delle stagioni")
         ordering = ["season", "at", "id"]
 
     def __str__(self) -> str:

@@ -26,22 +26,32 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation, SeasonState
 from scoring.rules.interchange import (
+    FORMAT,
+    MAX_TURNO_NUMBER,
     ScoredDocument,
+    SeasonDocument,
     input_document,
     loads,
     parse_document,
     score_document,
-    turno_to_input,
 )
+from scoring.rules.systems import is_generic, system_of_document
+from scoring.rules.text import TextError, clean_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
+from scoring.services.history import history_for_import
 from scoring.services.season import season_create, standings_refresh
 
 
-def read_document(raw: bytes | str) -> Any:
-    """Bytes of a JSON document, refused when too large, not UTF-8 or absurdly nested."""
-    limit = settings.KINGCLUB_MAX_IMPORT_BYTES
-    if len(raw) > limit:
+def read_document(raw: bytes | str, limit: int | None = -1) -> Any:
+    """Bytes of a JSON document, refused when too large, not UTF-8 or absurdly nested.
+
+    ``limit`` is in bytes: by default ``KINGCLUB_MAX_IMPORT_BYTES``; None for no limit (a
+    backup, which the administrator restores from the shell, may be larger than an import).
+    """
+    if limit == -1:
+        limit = settings.KINGCLUB_MAX_IMPORT_BYTES
+    if limit is not None and len(raw) > limit:
         raise RuleViolation(
             [
                 Problem(
@@ -51,6 +61,40 @@ def read_document(raw: bytes | str) -> Any:
             ]
         )
     return loads(raw)
+
+
+def column_problems(doc: SeasonDocument) -> list[Problem]:
+    """Every text of the document fits its column, on every database (SQLite checks none)."""
+    problems: list[Problem] = []
+    seen: set[tuple[str, str]] = set()
+
+    def check(model, name: str, value: str, where: str, turno: str | None = None) -> None:
+        limit = model._meta.get_field(name).max_length
+        if len(value) > limit and (where, value) not in seen:
+            seen.add((where, value))
+            problems.append(
+                Problem(
+                    "TEXT_TOO_LONG",
+                    f"{where}: al massimo {limit} caratteri (sono {len(value)})",
+                    turno=turno,
+                    field=where,
+                )
+            )
+
+    check(Season, "name", doc.season, "season")
+    check(Season, "ruleset_code", doc.ruleset_code, "ruleset")
+    for name in doc.roster:
+        check(Player, "name", name, "roster")
+    for t in doc.turni:
+        for name in t.players:
+            check(Player, "name", name, "players", t.label)
+        for p in t.penalties:
+            check(Penalita, "article", p.article, "penalties.article", t.label)
+            check(Penalita, "reason", p.reason, "penalties.reason", t.label)
+        for s in t.sanctions:
+            check(Sanction, "kind", s.kind, "sanctions.kind", t.label)
+            check(Sanction, "reason", s.reason, "sanctions.reason", t.label)
+    return problems
 
 
 IMPORT_CHUNK = 500  # turni written per round: bounds the memory of a large import
@@ -64,7 +108,14 @@ def season_import(*, data: Any, user=None, current: bool | None = None) -> Seaso
     points, absences) and that result is stored as it is, what :func:`season_recompute` would
     write, without replaying the season a second time.
     """
+    if isinstance(data, dict) and is_generic(system_of_document(data)):
+        from scoring.services.games import game_season_import
+
+        return game_season_import(data=data, user=user, current=bool(current))
     doc = parse_document(data)
+    problems = column_problems(doc)
+    if problems:
+        raise RuleViolation(problems)
     scored = score_document(doc)  # raises RuleViolation listing every problem
     name = doc.season or "stagione importata"
     if Season.objects.filter(name=name).exists():
@@ -291,10 +342,15 @@ def _import_turni(
     )
     Penalita.objects.bulk_create(penalita, batch_size=1000)
     Sanction.objects.bulk_create(sanctions, batch_size=1000)
+    history_for_import(turno_ids, user=closed_by, when=now)
 
 
 def season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
     """The season as a ``kingclub/v1`` input document: its closed turni, in date order."""
+    if season.is_generic:
+        from scoring.services.games import game_season_export
+
+        return game_season_export(season=season, include_open=include_open)
     qs = Turno.objects.filter(season=season)
     if not include_open:
         qs = qs.filter(status=Turno.CHIUSO)
@@ -309,45 +365,15 @@ def season_export(*, season: Season, include_open: bool = False) -> dict[str, An
     return input_document(season.name, roster, turni, season.ruleset_code)
 
 
-BACKUP_FORMAT = "kingclub/v1-backup"
-
-
-def backup_document() -> dict[str, Any]:
-    """Every member and every season (its own rule set, closed and open turni)."""
-    seasons = []
-    for season in Season.objects.order_by("created_at", "pk"):
-        doc = season_export(season=season)
-        doc["rules"] = season.rules
-        doc["current"] = season.is_current
-        doc["tables"] = {
-            f"{t.giornata.date.isoformat()}#{t.number}": t.table
-            for t in Turno.objects.filter(season=season).select_related("giornata")
-            if t.table
-        }
-        open_qs = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
-        doc["open_turni"] = [
-            turno_to_input(turno_record(t))
-            for t in turno_with_everything(open_qs.order_by("giornata__date", "number"))
-        ]
-        seasons.append(doc)
-    return {
-        "format": BACKUP_FORMAT,
-        "members": [{"name": p.name, "active": p.active} for p in Player.objects.order_by("name")],
-        "seasons": seasons,
-    }
-
-
-def database_is_empty() -> bool:
-    return not (Season.objects.exists() or Player.objects.exists())
+LEGACY_BACKUP_FORMAT = "kingclub/v1-backup"  # written until 2026-11: seasons as kingclub/v1
 
 
 @transaction.atomic
-def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]:
-    """Restore a backup; refuses a non-empty database unless ``force`` (which wipes it)."""
+def legacy_backup_restore(*, data: dict, force: bool = False, user=None) -> list[Season]:
+    """Restore a ``kingclub/v1-backup`` (an older backup: its seasons are imported again)."""
+    from scoring.services.backup import database_is_empty, wipe_club
     from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
 
-    if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
-        raise RuleViolation([Problem("FORMAT", f"non è un backup {BACKUP_FORMAT}")])
     if not database_is_empty():
         if not force:
             raise RuleViolation(
@@ -359,69 +385,94 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
                     )
                 ]
             )
-        _wipe()
-    members = data.get("members") or []
-    Player.objects.bulk_create(
-        [Player(name=m["name"], active=bool(m.get("active", True))) for m in members]
-    )
+        wipe_club()
+    members, seasons = _legacy_members(data.get("members")), data.get("seasons") or []
+    if not isinstance(seasons, list) or not all(isinstance(d, dict) for d in seasons):
+        raise RuleViolation([Problem("FORMAT", "seasons: deve essere una lista di stagioni")])
+    Player.objects.bulk_create([Player(name=n, active=a) for n, a in members])
     restored = []
-    for doc in data.get("seasons") or []:
+    for doc in seasons:
         season = season_import(data=doc, user=user, current=bool(doc.get("current")))
-        for key, table in (doc.get("tables") or {}).items():
-            date, number = key.split("#")
-            Turno.objects.filter(season=season, giornata__date=date, number=int(number)).update(
+        tables = _legacy_tables(doc.get("tables"))
+        for (date, number), table in tables.items():
+            Turno.objects.filter(season=season, giornata__date=date, number=number).update(
                 table=table
             )
-        for t in doc.get("open_turni") or []:
+        open_doc = {"format": FORMAT, "rules": season.rules, "turni": doc.get("open_turni") or []}
+        for t in parse_document(open_doc).turni:
             turno = turno_start(
                 season=season,
-                date=dt.date.fromisoformat(t["date"]),
-                players=t["players"],
-                first_dealer=t["first_dealer"],
-                number=t["number"],
-                table=(doc.get("tables") or {}).get(f"{t['date']}#{t['number']}", ""),
+                date=t.date,
+                players=t.players,
+                first_dealer=t.first_dealer,
+                number=t.number,
+                table=tables.get((t.date, t.number), ""),
                 user=user,
             )
-            for k, sm in enumerate(t["smazzate"], start=1):
+            for k, sm in enumerate(t.smazzate, start=1):
                 smazzata_record(
                     turno=turno,
-                    game=sm["game"],
-                    caller=sm["caller"],
-                    counts=sm["result"],
-                    trump=sm.get("trump"),
+                    game=sm.game,
+                    caller=sm.caller,
+                    counts=sm.result,
+                    trump=sm.trump,
                     number=k,
                     user=user,
                 )
-            for p in t.get("penalties") or []:
+            for p in t.penalties:
                 penalita_add(
                     turno=turno,
-                    player=p["player"],
-                    points=p["points"],
-                    article=p["article"],
-                    reason=p.get("reason", ""),
+                    player=p.player,
+                    points=p.points,
+                    article=p.article,
+                    reason=p.reason,
                     user=user,
                 )
-            for s in t.get("sanctions") or []:
-                sanction_add(turno=turno, player=s["player"], reason=s["reason"], user=user)
+            for sa in t.sanctions:
+                sanction_add(turno=turno, player=sa.player, reason=sa.reason, user=user)
         restored.append(season)
     return restored
 
 
-def _wipe() -> None:
-    from scoring.models import (
-        Absence,
-        Standing,
-        TitleAward,
-        TurnoEvent,
-    )
+def _legacy_members(raw: Any) -> list[tuple[str, bool]]:
+    """The members of an older backup: (name, active), each name as the club stores it."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RuleViolation([Problem("FORMAT", "members: deve essere una lista")])
+    members, problems = [], []
+    for i, m in enumerate(raw):
+        where = f"members[{i}]"
+        if not isinstance(m, dict) or not isinstance(m.get("active", True), bool):
+            problems.append(Problem("FORMAT", f"{where}: servono name (testo) e active (bool)"))
+            continue
+        try:
+            members.append((clean_text(m.get("name"), max_length=60), m.get("active", True)))
+        except TextError as exc:
+            problems.append(Problem("TEXT_INVALID", f"{where}.name: {exc}", field="members"))
+    names = [n for n, _ in members]
+    if len(set(names)) != len(names):
+        problems.append(Problem("FORMAT", "members: nomi ripetuti"))
+    if problems:
+        raise RuleViolation(problems)
+    return members
 
-    for model in (Absence, Standing, TitleAward, TurnoEvent, Result, Penalita, Sanction):
-        model.objects.all().delete()
-    Smazzata.objects.all().delete()
-    Seat.objects.all().delete()
-    Turno.objects.all().delete()
-    Giornata.objects.all().delete()
-    Enrollment.objects.all().delete()
-    SeasonEvent.objects.all().delete()
-    Season.objects.all().delete()
-    Player.objects.all().delete()
+
+def _legacy_tables(raw: Any) -> dict[tuple[dt.date, int], str]:
+    """The tables of an older backup's turni: ``{"2026-11-20#1": "Tavolo 2"}``."""
+    if raw is None:
+        return {}
+    out, problems = {}, []
+    for key, table in raw.items() if isinstance(raw, dict) else [("tables", None)]:
+        date, _, number = key.partition("#")
+        try:
+            if not (number.isdigit() and 1 <= int(number) <= MAX_TURNO_NUMBER):
+                raise ValueError(f"numero di turno non valido: {number!r:.20}")
+            out[(dt.date.fromisoformat(date), int(number))] = clean_text(
+                table, max_length=40, required=False
+            )
+        except (TextError, ValueError) as exc:
+            problems.append(Problem("FORMAT", f"tables[{key!r:.40}]: {exc}", field="tables"))
+    if problems:
+        raise RuleViolation(problems)
+    return out

@@ -40,7 +40,10 @@ from scoring.rules import (
     Standing as StandingRecord,
 )
 from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
+from scoring.rules.systems import get_system, is_generic
+from scoring.rules.text import user_text
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
+from scoring.services.locks import season_lock
 
 
 @transaction.atomic
@@ -48,12 +51,21 @@ def season_create(
     *, name: str, ruleset_code: str = "caf", rules: dict | None = None, current: bool = True
 ) -> Season:
     """A new season with a copy of the rule set (the club may edit it before the first close)."""
-    name = (name or "").strip()
-    if not name:
-        raise RuleViolation([Problem("SEASON_NAME", "il nome della stagione è obbligatorio")])
+    name = user_text(
+        name or "",
+        field="name",
+        label="nome della stagione",
+        max_length=40,
+        code="SEASON_NAME",
+        empty="il nome della stagione è obbligatorio",
+    )
     if Season.objects.filter(name=name).exists():
         raise RuleViolation([Problem("SEASON_EXISTS", f"la stagione {name} esiste già")])
-    if rules is None:
+    system = get_system(ruleset_code)  # RuleViolation RULESET for an unknown game
+    if is_generic(system):  # the system's own rule table, checked by the system
+        rules = dict(system.default_rules()) if rules is None else rules
+        system.rules(rules)
+    elif rules is None:
         try:
             rules = get_ruleset(ruleset_code).to_dict()
         except RuleSetError:
@@ -82,7 +94,11 @@ def season_rules_update(
 ) -> Season:
     """Edit the season's rule set: free before the first close; afterwards only with an
     explicit recompute, recorded in the audit trail (SPEC §9)."""
-    _validate_rules(rules)
+    if season.is_generic:
+        season.system.rules(rules)  # the game's own checks (RuleViolation naming every key)
+    else:
+        _validate_rules(rules)
+    reason = user_text(reason, field="reason", label="motivo", max_length=2000, required=False)
     season = Season.objects.select_for_update().get(pk=season.pk)
     if season.rules_locked and not recompute:
         raise RuleViolation(
@@ -96,7 +112,8 @@ def season_rules_update(
         )
     season.rules = rules
     season.save(update_fields=["rules"])
-    season.__dict__.pop("ruleset", None)
+    for cached in ("ruleset", "game_rules"):
+        season.__dict__.pop(cached, None)
     SeasonEvent.objects.create(
         season=season,
         kind="rules_update",
@@ -113,12 +130,24 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
     """Score every turno again with the season's rule set, then recompute the season."""
     from scoring.services.turni import rescore_turno
 
+    season_lock(season)
+    if season.is_generic:
+        from scoring.services.games import game_season_rescore
+
+        game_season_rescore(season=season)
+        SeasonEvent.objects.create(
+            season=season,
+            kind="recompute",
+            reason=reason.strip() or "ricalcolo della stagione",
+            user=user if user is not None and user.is_authenticated else None,
+        )
+        return
     for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
         rescore_turno(turno=turno)
     SeasonEvent.objects.create(
         season=season,
         kind="recompute",
-        reason=reason,
+        reason=reason.strip() or "ricalcolo della stagione",
         user=user if user is not None and user.is_authenticated else None,
     )
     season_recompute(season=season)
@@ -127,10 +156,38 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
 @transaction.atomic
 def enrollment_add(*, season: Season, player: Player) -> Enrollment:
     """Enrol a member: a late joiner takes the lowest score of every earlier giornata."""
+    season_lock(season)
     enrollment, created = Enrollment.objects.get_or_create(season=season, player=player)
-    if created and Giornata.objects.filter(season=season).exists():
+    if created and (season.giornate.exists() or season.standings.exists()):
         season_recompute(season=season)
     return enrollment
+
+
+class _Unenrolled(Exception):
+    """A closed turno seats a player who is not on the season's roster."""
+
+    def __init__(self, player_id: int) -> None:
+        self.player_id = player_id
+
+
+@transaction.atomic
+def enrollment_remove(*, season: Season, player: Player) -> None:
+    """Take a member off the roster: only one who has not played in the season (their
+    absences go with them, the season is recomputed)."""
+    if Seat.objects.filter(turno__season=season, player=player).exists():
+        raise RuleViolation(
+            [
+                Problem(
+                    "ENROLLMENT_PLAYED",
+                    f"{player.name} ha già giocato nella stagione {season.name}: "
+                    "non si può togliere dagli iscritti",
+                    player=player.name,
+                )
+            ]
+        )
+    deleted, _ = Enrollment.objects.filter(season=season, player=player).delete()
+    if deleted and Giornata.objects.filter(season=season).exists():
+        season_recompute(season=season)
 
 
 @dataclass(frozen=True)
@@ -179,7 +236,7 @@ def _closed_tables(
     ):
         pk, turno_id, player_id, *rest = row
         if player_id not in names:  # seated but not on the roster (an enrolment deleted by hand)
-            names[player_id] = Player.objects.values_list("name", flat=True).get(pk=player_id)
+            raise _Unenrolled(player_id)
         seats[turno_id].append(_SeatRow(pk, turno_id, player_id, names[player_id], *rest))
     sanctions: dict[int, list[SanctionRecord]] = defaultdict(list)
     for turno_id, name, kind, reason in (
@@ -214,18 +271,25 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     on is recomputed: seats' series, titles and league points, absences, giornate, standings.
     Only the rows whose values changed are written.
     """
+    season_lock(season)  # taken first by every caller; here for direct calls
+    if season.is_generic:  # no giornate to chain: the game's standing from its closed turni
+        from scoring.services.games import game_standing_refresh
+
+        game_standing_refresh(season=season)
+        return
     rules = season.ruleset
     # the states after each giornata are large (every member): load only the one needed
     giornate = list(Giornata.objects.filter(season=season).order_by("date").defer("state_after"))
     start = None
     if since is not None:
-        earlier = [g for g in giornate if g.date < since]
-        giornate = [g for g in giornate if g.date >= since]
-        if earlier:
+        # start from the state after the last earlier giornata that has a closed turno: a
+        # giornata holding only open turni has no state of its own (``state_after`` is empty
+        # until a recompute passes it), so it is replayed too, never read
+        base = [g for g in giornate if g.date < since and g.lowest is not None]
+        if base:
+            giornate = [g for g in giornate if g.date > base[-1].date]
             start = SeasonState.from_dict(
-                Giornata.objects.filter(pk=earlier[-1].pk)
-                .values_list("state_after", flat=True)
-                .get()
+                Giornata.objects.filter(pk=base[-1].pk).values_list("state_after", flat=True).get()
             )
     if not giornate:
         standings_refresh(season=season)
@@ -235,7 +299,14 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
         Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
     )
     names = {pk: name for name, pk in players.items()}
-    tables, seats = _closed_tables(season, first, names)
+    try:
+        tables, seats = _closed_tables(season, first, names)
+    except _Unenrolled as missing:
+        # every player who plays is on the roster (SPEC §8.1): enrol them again and replay
+        # the whole season, their absences from every giornata included
+        Enrollment.objects.get_or_create(season=season, player_id=missing.player_id)
+        season_recompute(season=season)
+        return
     pending: dict[dt.date, set[str]] = defaultdict(set)
     for date, name in Seat.objects.filter(
         turno__season=season, turno__status=Turno.IN_CORSO, turno__giornata__date__gte=first

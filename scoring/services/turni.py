@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -38,8 +39,11 @@ from scoring.rules import (
     score_turno,
 )
 from scoring.rules import Sanction as SanctionRecord
+from scoring.rules.text import user_text
 from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.history import history_created
+from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
 
 
 def _fail(code: str, message: str, **kw) -> RuleViolation:
@@ -101,16 +105,26 @@ def turno_start(
     user=None,
 ) -> Turno:
     """Open a turno: the table's players in seat order and the first dealer (SPEC §3.1)."""
-    rules = season.ruleset
-    problems = check_turno_header(rules, list(players), first_dealer)
+    table = user_text(table, field="table", label="tavolo", max_length=40, required=False)
+    if season.is_generic:  # the season's system checks its own table
+        from scoring.services.games import check_header
+
+        problems = check_header(season, players, first_dealer)
+    else:
+        problems = check_turno_header(season.ruleset, list(players), first_dealer)
     if problems:
         raise RuleViolation(problems)
     by_name = _players_by_name(players)
+    season_lock(season)  # the giornata, the turno number and a late joiner's recompute
     giornata, _ = Giornata.objects.get_or_create(season=season, date=date)
+    # C.A.F. plays one turno a giornata (absences, series); other games play successive
+    # matches or lists on one evening
     busy = (
         Seat.objects.filter(turno__giornata=giornata, player__name__in=list(players))
         .select_related("player", "turno")
         .first()
+        if getattr(season.system, "one_turno_a_day", False)
+        else None
     )
     if busy is not None:
         raise _fail(
@@ -134,10 +148,22 @@ def turno_start(
     Seat.objects.bulk_create(
         Seat(turno=turno, player=by_name[name], position=i) for i, name in enumerate(players)
     )
+    enrolled = set(
+        Enrollment.objects.filter(season=season, player__name__in=list(players)).values_list(
+            "player__name", flat=True
+        )
+    )
+    history_created(Seat.objects.filter(turno=turno), user=user)
     Enrollment.objects.bulk_create(
-        [Enrollment(season=season, player=by_name[name]) for name in players],
+        [Enrollment(season=season, player=by_name[n]) for n in players if n not in enrolled],
         ignore_conflicts=True,
     )
+    if len(enrolled) < len(players) and season.standings.exists():
+        # a late joiner takes the lowest score of every earlier giornata (SPEC §8.1) and a row
+        # of the Classifica, as every member has once the table is written
+        from scoring.services.season import season_recompute
+
+        season_recompute(season=season)
     return turno
 
 
@@ -200,6 +226,7 @@ def smazzata_record(
         Result(smazzata=smazzata, player=seats[name].player, count=sm.result[name], points=p)
         for name, p in pts.points.items()
     )
+    history_created(Result.objects.filter(smazzata=smazzata), user=user)
     for name, seat in seats.items():
         seat.total += pts.points[name]
     Seat.objects.bulk_update(seats.values(), ["total"])
@@ -234,13 +261,93 @@ def smazzata_correct(
     caller: str,
     counts: Mapping[str, object],
     trump: str | None = None,
+    number: int | None = None,
     user=None,
 ) -> Smazzata:
-    """Replace the last smazzata: undo and record again, all or nothing."""
-    smazzata_undo(turno=turno, user=user)
-    return smazzata_record(
-        turno=turno, game=game, caller=caller, counts=counts, trump=trump, user=user
-    )
+    """Correct smazzata ``number`` (the last one when None) of an open turno, in place.
+
+    The engine checks the corrected smazzata and every later one again, in order (a new call
+    changes who deals next, what is left to call and who is forced); if any of them is now
+    illegal nothing is saved and the problem names its number. Otherwise smazzate
+    ``number``..end are scored again and the totals refreshed. Each changed row is saved on its
+    own, so the audit trail (django-simple-history) keeps every correction.
+    """
+    turno = _lock(turno)
+    _require_open(turno)
+    rules = turno.season.ruleset
+    record = turno_record(turno)
+    played = len(record.smazzate)
+    if played == 0:
+        raise _fail("NOTHING_TO_CORRECT", "non ci sono smazzate da correggere")
+    k = played if number is None else number
+    if not 1 <= k <= played:
+        raise _fail(
+            "SMAZZATA_MISSING",
+            f"la smazzata {k} non esiste: il turno ne ha {played}",
+            smazzata=k,
+        )
+    fixed = SmazzataRecord(game=game, caller=caller, result=dict(counts), trump=trump or None)
+    sequence = [*record.smazzate[: k - 1], fixed, *record.smazzate[k:]]
+    rescored = []  # (number, record, forced, points), for k..end
+    for i in range(k - 1, played):
+        sm = sequence[i]
+        problems, forced = check_smazzata(rules, replace(record, smazzate=tuple(sequence[:i])), sm)
+        if problems and i > k - 1:  # a later smazzata: reported by number, not on a field
+            problems = [
+                replace(p, field=None, player=None, message=f"smazzata {i + 1}: {p.message}")
+                for p in problems
+            ]
+            problems.insert(
+                0,
+                Problem(
+                    "CORRECTION_BREAKS_LATER",
+                    f"con questa correzione la smazzata {i + 1} non è più valida: "
+                    "correggere prima quella",
+                    smazzata=i + 1,
+                ),
+            )
+        if problems:
+            raise RuleViolation(problems)
+        rescored.append(
+            (
+                i + 1,
+                sm,
+                forced,
+                score_smazzata(rules, record.players, sm.game, sm.caller, forced, sm.result),
+            )
+        )
+    seats = {s.player.name: s.player for s in turno.seats.all()}
+    rows = {sm.number: sm for sm in turno.smazzate.all()}
+    recorder = user if user is not None and user.is_authenticated else None
+    for n, sm, forced, pts in rescored:
+        row = rows[n]
+        dealer = record.first_dealer if n == 1 else sequence[n - 2].caller
+        values = {
+            "game": sm.game,
+            "caller_id": seats[sm.caller].pk,
+            "dealer_id": seats[dealer].pk,
+            "trump": (sm.trump or "") if rules.games[sm.game].trump else "",
+            "forced": forced,
+            "scazzata": pts.scazzata,
+            "cappotto_id": seats[pts.cappotto].pk if pts.cappotto else None,
+        }
+        if n == k:
+            values["recorded_by_id"] = recorder.pk if recorder is not None else None
+        changed = [f for f, v in values.items() if getattr(row, f) != v]
+        if changed:
+            for f in changed:
+                setattr(row, f, values[f])
+            row.save(update_fields=[*changed, "recorded_at"])
+        for result in row.results.all():
+            name = result.player.name
+            new = {"count": sm.result[name], "points": pts.points[name]}
+            diff = [f for f, v in new.items() if getattr(result, f) != v]
+            if diff:
+                for f in diff:
+                    setattr(result, f, new[f])
+                result.save(update_fields=diff)
+    _refresh_totals(_lock(turno))
+    return rows[k]
 
 
 @transaction.atomic
@@ -249,6 +356,8 @@ def penalita_add(
 ) -> Penalita:
     turno = _lock(turno)
     _require_open(turno)
+    article = user_text(article, field="article", label="articolo", max_length=20, required=False)
+    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
     record = turno_record(turno)
     probe = TurnoRecord(
         players=record.players,
@@ -263,8 +372,8 @@ def penalita_add(
         turno=turno,
         player=seat.player,
         points=points,
-        article=article.strip(),
-        reason=reason.strip(),
+        article=article,
+        reason=reason,
         created_by=user if user is not None and user.is_authenticated else None,
     )
     _refresh_totals(_lock(turno))
@@ -288,6 +397,7 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> 
     """Record a Retrocessione per contatore (applied when the turno closes)."""
     turno = _lock(turno)
     _require_open(turno)
+    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
     record = turno_record(turno)
     probe = TurnoRecord(
         players=record.players,
@@ -301,7 +411,7 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> 
     return Sanction.objects.create(
         turno=turno,
         player=seat.player,
-        reason=reason.strip(),
+        reason=reason,
         created_by=user if user is not None and user.is_authenticated else None,
     )
 
@@ -316,6 +426,7 @@ def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
     s.delete()
 
 
+@retry_once
 @transaction.atomic
 def turno_close(
     *,
@@ -331,6 +442,7 @@ def turno_close(
     """
     from scoring.services.season import season_recompute
 
+    season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
     _require_open(turno)
     rules = turno.season.ruleset
@@ -365,18 +477,24 @@ def turno_close(
     return turno
 
 
+@retry_once
 @transaction.atomic
 def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
     """Reopen a closed turno with a reason (kept); the season is recomputed from its giornata."""
     from scoring.services.season import season_recompute
 
+    season_lock_of_turno(turno)
     turno = _lock(turno)
     if turno.is_open:
         raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
-    if not reason or not reason.strip():
-        raise _fail(
-            "REOPEN_REASON", "per riaprire un turno chiuso serve una motivazione", field="reason"
-        )
+    reason = user_text(
+        reason,
+        field="reason",
+        label="motivazione",
+        max_length=2000,
+        code="REOPEN_REASON",
+        empty="per riaprire un turno chiuso serve una motivazione",
+    )
     turno.status = Turno.IN_CORSO
     turno.closed_at = None
     turno.winner = None
@@ -388,7 +506,7 @@ def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
     TurnoEvent.objects.create(
         turno=turno,
         kind=TurnoEvent.REOPEN,
-        reason=reason.strip(),
+        reason=reason,
         user=user if user is not None and user.is_authenticated else None,
     )
     season_recompute(season=turno.season, since=turno.giornata.date)
@@ -414,6 +532,7 @@ def turno_delete(*, turno: Turno | int, user=None) -> None:
 @transaction.atomic
 def rescore_turno(*, turno: Turno | int) -> None:
     """Score every smazzata of a turno again (after a rule set change), and its places."""
+    season_lock_of_turno(turno)
     turno = _lock(turno)
     rules = turno.season.ruleset
     record = turno_record(turno)

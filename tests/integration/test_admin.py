@@ -7,6 +7,8 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
+from scoring.models import Enrollment, Player, Season
+
 pytestmark = pytest.mark.django_db
 
 MODELS = [
@@ -29,7 +31,9 @@ def test_changelist_and_add_pages_open(client, admin_user, make_season, model):
     changelist = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
     assert changelist.status_code == 200
     add = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
-    assert add.status_code == 200
+    # the official record is never added to from the admin (issue 12): members, seasons and
+    # the roster are
+    assert add.status_code == (200 if model in (Player, Season, Enrollment) else 403)
     obj = model.objects.first()
     if obj is not None:
         change = client.get(
@@ -62,7 +66,8 @@ def test_computed_fields_are_read_only(client, admin_user, make_season):
     html = client.get(reverse("admin:scoring_seat_change", args=[seat.pk])).content
     assert b'name="total"' not in html and b'name="league_points"' not in html
     html = client.get(reverse("admin:scoring_turno_change", args=[seat.turno_id])).content
-    assert b'name="seats-0-total"' not in html and b'name="seats-0-player"' in html
+    # the seats are read-only too: a seat's player changed on a closed turno broke its pages
+    assert b'name="seats-0-total"' not in html and b'name="seats-0-player"' not in html
 
 
 def test_admin_search_and_filters(client, admin_user, make_season):

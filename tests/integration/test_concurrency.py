@@ -72,3 +72,57 @@ def test_two_segretari_record_the_same_smazzata(k):
     totals = sum(Seat.objects.filter(turno=turno).values_list("total", flat=True))
     points = sum(r.points for s in Smazzata.objects.filter(turno=turno) for r in s.results.all())
     assert totals == points
+
+
+CLOSERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_closes_and_reopens_never_fail_and_number_verbali_in_sequence():
+    """Four segretari close and reopen four turni of one season at once, over and over: no
+    deadlock, no duplicate Verbale, every answer a success or a clear Italian refusal."""
+    from scoring.models import Turno
+    from scoring.services.turni import turno_close, turno_reopen
+    from tests.helpers import play_turno
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL (run with DATABASE_URL=postgres://...)")
+    for n in CLOSERS:
+        Player.objects.create(name=n)
+    season = season_create(name="2026-27")
+    work = []  # (turno pk, spareggio order)
+    for i in range(4):  # two giornate of two tables each
+        players = CLOSERS[:4] if i % 2 == 0 else CLOSERS[4:]
+        date = dt.date(2026, 11, 6) + dt.timedelta(days=7 * (i // 2))
+        turno, record = play_turno(season, date, players, seed=i, close=False)
+        work.append((turno.pk, list(record.tiebreak)))
+    errors: list[BaseException] = []
+    refusals: list[str] = []
+    barrier = threading.Barrier(len(work))
+
+    def segretario(pk: int, tiebreak: list[str]) -> None:
+        try:
+            barrier.wait(timeout=10)
+            for round_ in range(5):
+                try:
+                    turno_close(turno=pk, tiebreak=tiebreak)
+                    turno_reopen(turno=pk, reason=f"controllo {round_}")
+                except RuleViolation as exc:
+                    refusals.extend(p.message for p in exc.problems)
+            turno_close(turno=pk, tiebreak=tiebreak)
+        except BaseException as exc:  # anything but a RuleViolation would be a 500
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=segretario, args=w) for w in work]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == []
+    assert refusals == []
+    numbers = sorted(Turno.objects.filter(season=season).values_list("verbale_number", flat=True))
+    assert numbers == [1, 2, 3, 4]
+    assert Turno.objects.filter(season=season, status=Turno.CHIUSO).count() == 4

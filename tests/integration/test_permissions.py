@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.conf import settings as django_settings
+from django.contrib import admin
 from django.db import transaction
 from django.shortcuts import resolve_url
 from django.test import Client
@@ -28,6 +29,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.rules.simulator import simulate_turno
+from scoring.services.games import game_smazzata_record, game_turno_close
+from scoring.services.season import season_create
 from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
 
 pytestmark = pytest.mark.django_db
@@ -60,6 +63,7 @@ MISSING = Expect(404)
 NOT_ALLOWED = Expect(405)
 TO_LIVE = Expect(302, "live")
 TO_HOME = Expect(302, "/")
+INVALID = Expect(422)  # the form again, with the engine's problems
 REFUSED = {LOGIN, DENIED, MISSING, NOT_ALLOWED}
 
 
@@ -144,12 +148,22 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(PUBLIC, season_pk="season"),
         G(everyone(MISSING), season_pk="missing"),
     ),
+    "scoring:classifica_csv": (
+        G(PUBLIC, season_pk="season"),
+        G(everyone(MISSING), season_pk="missing"),
+    ),
+    "scoring:turni_csv": (
+        G(PUBLIC, season_pk="season"),
+        G(everyone(MISSING), season_pk="missing"),
+    ),
     # -- the segretario's screens ----------------------------------------------------------------
     "scoring:segreteria": (G(segreteria(OK)), P(segreteria(NOT_ALLOWED))),
     "scoring:turno_new": (G(segreteria(OK)), P(segreteria(OK), unchanged=True)),
     "scoring:turno_live": (
         G(segreteria(OK), pk="open_turno"),
         G(segreteria(OK), pk="closed_turno"),
+        G(segreteria(OK), pk="game_open"),
+        G(segreteria(OK), pk="game_closed"),
         G(segreteria(MISSING), pk="missing"),
         G(segreteria(MISSING), pk="huge"),
         P(segreteria(NOT_ALLOWED), pk="open_turno"),
@@ -177,6 +191,7 @@ TABLE: dict[str, tuple[Check, ...]] = {
     ),
     "scoring:turno_undo": (
         P(segreteria(TO_LIVE), pk="open_turno"),  # undoes the last smazzata
+        P(segreteria(MISSING), pk="game_open"),  # another game's turno: its own screen
         P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
         P(segreteria(TO_LIVE), unchanged=True, pk="empty_turno"),
         P(segreteria(MISSING), pk="missing"),
@@ -228,6 +243,46 @@ TABLE: dict[str, tuple[Check, ...]] = {
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="empty_turno"),
+    ),
+    # -- the generic ledger (every game but C.A.F.): a Ramino match ---------------------------
+    "scoring:game_penalita": (
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # Ramino has no penalità
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="open_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
+    ),
+    "scoring:game_penalita_remove": (
+        P(segreteria(MISSING), pk="game_open", penalita_pk="open_penalita"),  # not its penalità
+        P(segreteria(MISSING), pk="game_open", penalita_pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open", penalita_pk="open_penalita"),
+    ),
+    "scoring:game_smazzata": (
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # empty form: errors shown
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="open_turno"),  # a C.A.F. turno has its own screen
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
+    ),
+    "scoring:game_undo": (
+        P(segreteria(TO_LIVE), pk="game_open"),
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="open_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
+    ),
+    "scoring:game_close": (
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # the match is not over
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
+    ),
+    "scoring:game_reopen": (
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),  # no reason
+        P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="game_closed"),
+        P(segreteria(INVALID), {"reason": "x"}, unchanged=True, pk="game_open"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_closed"),
     ),
     # -- accounts (django.contrib.auth.urls) -----------------------------------------------------
     "login": (G(PUBLIC), P(PUBLIC, unchanged=True)),  # an empty form: errors
@@ -344,7 +399,26 @@ def world(make_season) -> dict[str, Any]:
     empty = turno_start(
         season=season, date=dt.date(2026, 10, 9), players=players, first_dealer=players[1]
     )
+    ramino = season_create(name="Ramino", ruleset_code="ramino-101", current=False)
+    game_open = turno_start(
+        season=ramino, date=dt.date(2026, 10, 2), players=players, first_dealer="Anna"
+    )
+    game_smazzata_record(
+        turno=game_open,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 5, "Carla": 6, "Dario": 7},
+        },
+    )
+    game_closed = turno_start(
+        season=ramino, date=dt.date(2026, 10, 9), players=players[:2], first_dealer="Anna"
+    )
+    game_smazzata_record(turno=game_closed, record={"closer": "Anna", "close": "SCALA_REALE"})
+    game_turno_close(turno=game_closed)
     return {
+        "game_open": game_open.pk,
+        "game_closed": game_closed.pk,
         "season": season.pk,
         "player": Player.objects.get(name="Carla").pk,
         "closed_turno": closed.pk,
@@ -451,6 +525,16 @@ def test_members_only_pages_need_a_login(client, world, users, settings, db_dump
 
 
 # -- the admin site ----------------------------------------------------------------------------
+def _superuser_request():
+    """A request as the superuser, to ask a ModelAdmin what it allows."""
+    from django.contrib.auth.models import User
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/admin/")
+    request.user = User(is_superuser=True, is_staff=True, is_active=True)
+    return request
+
+
 def _admin_urls() -> list[str]:
     urls = [reverse("admin:index")]
     for model in apps.get_app_config("scoring").get_models():
@@ -458,7 +542,13 @@ def _admin_urls() -> list[str]:
             continue
         opts = model._meta
         urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
-        urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
+        if admin.site._registry[model].has_add_permission(_superuser_request()):
+            urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
+        first = model.objects.order_by("pk").first()
+        if first is not None:
+            urls.append(
+                reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[first.pk])
+            )
     urls.append(reverse("admin:auth_user_changelist"))
     return urls
 

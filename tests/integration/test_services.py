@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import random
 from decimal import Decimal
 
 import pytest
@@ -24,13 +23,8 @@ from scoring.models import (
 )
 from scoring.rules import RuleViolation, caf, score_turno
 from scoring.rules.interchange import parse_document, score_document
-from scoring.rules.simulator import simulate_turno
-from scoring.services.interchange import (
-    backup_document,
-    backup_restore,
-    season_export,
-    season_import,
-)
+from scoring.services.backup import backup_document, backup_restore
+from scoring.services.interchange import season_export, season_import
 from scoring.services.season import enrollment_add, season_create, season_rules_update
 from scoring.services.turni import (
     penalita_add,
@@ -41,6 +35,7 @@ from scoring.services.turni import (
     turno_reopen,
     turno_start,
 )
+from tests.helpers import play_turno as _play
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 pytestmark = pytest.mark.django_db
@@ -50,18 +45,6 @@ def _season_with_players(names=PLAYERS) -> Season:
     for n in names:
         Player.objects.get_or_create(name=n)
     return season_create(name="2026-27")
-
-
-def _play(season, date, players, seed, close=True):
-    record = simulate_turno(caf(), players, random.Random(seed), first_dealer=players[0])
-    turno = turno_start(season=season, date=date, players=players, first_dealer=players[0])
-    for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
-            turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
-        )
-    if close:
-        turno_close(turno=turno, tiebreak=record.tiebreak)
-    return turno, record
 
 
 def test_recording_stores_the_engines_points_and_running_totals():
@@ -282,7 +265,7 @@ def test_backup_restore_gives_the_same_database(make_season):
 def test_restore_into_an_empty_database_gives_identical_pages(make_season, client):
     import re
 
-    from scoring.services.interchange import _wipe
+    from scoring.services.backup import wipe_club as _wipe
 
     make_season(giornate=3, seed=8)
     doc = backup_document()

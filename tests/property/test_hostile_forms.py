@@ -40,7 +40,7 @@ from scoring.rules.ruleset import SUITS
 from scoring.rules.simulator import play_deal, simulate_turno
 from scoring.selectors import TurnoState, turno_record, turno_state, turno_with_everything
 from scoring.services.turni import penalita_add, smazzata_record, turno_start
-from scoring.views.segreteria import _progress_before_last
+from scoring.views.segreteria import _progress_before
 
 pytestmark = pytest.mark.django_db
 
@@ -242,7 +242,7 @@ def legal_smazzata(state: TurnoState, rng: random.Random, *, correcting=False) -
     if correcting:
         if not state.record.smazzate:
             return None
-        progress = _progress_before_last(state)
+        progress = _progress_before(state, len(state.record.smazzate))
     if not state.turno.is_open or progress.complete:
         return None
     rules = state.turno.season.ruleset

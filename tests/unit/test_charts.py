@@ -144,3 +144,28 @@ def test_title_can_stay_for_screen_readers_only():
     assert root.find(f"{NS}title").text == "Andamento"
     assert "Andamento" not in texts(root)
     assert root.get("aria-labelledby").startswith("chart-title")
+
+
+def test_a_late_line_starts_at_its_first_giornata():
+    """11.8: a member who joined at the fourth giornata is not drawn flat at 0 before it."""
+    labels = ["04/09", "11/09", "18/09", "25/09", "02/10", "09/10"]
+    full = Line("Anna", [1, 2, 3, 4, 5, 6])
+    late = Line("Zeno", [Decimal("0.5"), Decimal("1.5"), 2], start=3, highlight=True)
+    root = parse(line_chart([full, late], labels, title="t"))
+    anna, zeno = root.findall(f".//{NS}polyline")
+    a_pts = [tuple(map(float, p.split(","))) for p in anna.get("points").split()]
+    z_pts = [tuple(map(float, p.split(","))) for p in zeno.get("points").split()]
+    assert len(a_pts) == 6 and len(z_pts) == 3
+    assert [x for x, _ in z_pts] == [x for x, _ in a_pts[3:]]
+    # the dot on the last value sits at the last giornata
+    dots = root.findall(f".//{NS}circle")
+    assert float(dots[-1].get("cx")) == a_pts[-1][0]
+    assert texts(root, "legend-label")[1] == "Zeno (2)"
+
+
+def test_a_line_with_no_giornata_yet_draws_nothing():
+    root = parse(
+        line_chart([Line("Anna", [1, 2]), Line("Zeno", [], start=2)], ["a", "b"], title="t")
+    )
+    assert len(root.findall(f".//{NS}polyline")) == 1
+    assert texts(root, "legend-label") == ["Anna (2)", "Zeno (0)"]

@@ -25,6 +25,8 @@ class Command(BaseCommand):
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())
-            raise CommandError(f"nothing imported: {len(exc.problems)} problem(s)") from None
+            raise CommandError(
+                f"nothing imported: {len(exc.problems)} problem(s)", returncode=2
+            ) from None
         turni = Turno.objects.filter(season=season).count()
         self.stdout.write(f"imported season {season.name}: {turni} turni")

@@ -9,7 +9,8 @@ from django.core.management.base import BaseCommand
 
 from scoring.management.commands._input import read_input
 from scoring.rules import RuleViolation
-from scoring.rules.interchange import loads, score_json
+from scoring.rules.interchange import loads
+from scoring.rules.systems import system_of_document
 
 
 class Command(BaseCommand):
@@ -23,7 +24,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         raw = read_input(options["file"])
         try:
-            out = score_json(loads(raw))
+            data = loads(raw)
+            out = system_of_document(data).score_document(data)
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())

@@ -2,32 +2,29 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.management.commands._input import read_input
 from scoring.rules import RuleViolation
-from scoring.services.interchange import backup_restore, read_document
+from scoring.services.backup import backup_restore
+from scoring.services.interchange import read_document
 
 
 class Command(BaseCommand):
     help = "Restore a backup into an empty database (--force wipes a non-empty one first)."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("file")
+        parser.add_argument("file", help="the backup ('-' for stdin)")
         parser.add_argument(
             "--force", action="store_true", help="delete every season and member first"
         )
 
     def handle(self, *args, **options) -> None:
+        raw = read_input(options["file"])
         try:
-            raw = Path(options["file"]).read_bytes()
-        except OSError as exc:
-            raise CommandError(f"cannot read {options['file']}: {exc.strerror}") from None
-        try:
-            seasons = backup_restore(data=read_document(raw), force=options["force"])
+            seasons = backup_restore(data=read_document(raw, limit=None), force=options["force"])
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())
-            raise CommandError("nothing restored") from None
+            raise CommandError("nothing restored", returncode=2) from None
         self.stdout.write(f"restored {len(seasons)} season(s)")

@@ -12,12 +12,23 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
-from scoring.demo import DEMO_MEMBERS, simulated_season
+from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed, simulated_season
+from scoring.demo_games import game_season
 from scoring.models import Giornata, Player, Season
 from scoring.rules.simulator import simulate_turno
 from scoring.services.interchange import season_import
 from scoring.services.turni import smazzata_record, turno_start
+
+DEMO_GAMES = [
+    # rule-set code, season name (before the year), members who play it, table sizes
+    ("king-classico", "King classico", 8, (4,)),
+    ("king-internazionale", "King internazionale", 8, (4,)),
+    ("le-king", "Le King", 7, (4, 3)),
+    ("skat-isko", "Skat", 7, (4, 3)),
+    ("ramino-101", "Ramino", 9, (5, 4, 3)),
+]
 
 DEMO_USERS = [
     # username, password, group, superuser
@@ -36,6 +47,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--giornate", type=int, default=14)
         parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument(
+            "--today",
+            type=dt.date.fromisoformat,
+            default=None,
+            help="the date the demo's calendar ends at (default: today)",
+        )
 
     def handle(self, *args, **options) -> None:
         if options["if_empty"] and Season.objects.exists():
@@ -43,11 +60,17 @@ class Command(BaseCommand):
             return
         with transaction.atomic():
             self._users()
-            # last season: the small season checked by hand (fixtures/season-hand.json)
+            # last season: the small season checked by hand (fixtures/season-hand.json),
+            # played by the demo's own members
             hand = Path(settings.BASE_DIR) / "fixtures" / "season-hand.json"
-            season_import(data=json.loads(hand.read_text(encoding="utf-8")), current=False)
+            previous = renamed(json.loads(hand.read_text(encoding="utf-8")), HAND_TO_DEMO)
+            season_import(data=previous, current=False)
+            start, name = demo_calendar(
+                options["today"] or timezone.localdate(), options["giornate"]
+            )
             doc = simulated_season(
-                name="2026-27",
+                name=name,
+                start=start,
                 players=DEMO_MEMBERS,
                 giornate=options["giornate"],
                 seed=options["seed"],
@@ -57,10 +80,29 @@ class Command(BaseCommand):
             )
             season = season_import(data=doc, current=True)
             self._turno_in_progress(season, options["seed"])
+            segretario = get_user_model().objects.filter(username="segretario").first()
+            # the club's other evenings: a season of each game kept by the generic ledger
+            # up to six weekly evenings ending three days before the championship's last giornata
+            evenings = min(6, options["giornate"])
+            game_start = start + dt.timedelta(days=7 * (options["giornate"] - evenings) - 3)
+            others = [
+                game_season(
+                    code=code,
+                    name=f"{game} {season.name}",
+                    start=game_start,
+                    players=DEMO_MEMBERS[:size],
+                    giornate=evenings,
+                    seed=options["seed"],
+                    table_sizes=tables,
+                    user=segretario,
+                )
+                for code, game, size, tables in DEMO_GAMES
+            ]
         self.stdout.write(
             self.style.SUCCESS(
                 f"demo club loaded: {len(DEMO_MEMBERS)} members, season {season.name}, "
-                f"{len(doc['turni'])} closed turni and one in progress"
+                f"{len(doc['turni'])} closed turni and one in progress; "
+                + ", ".join(f"{s.name} ({s.system.label})" for s in others)
             )
         )
         self.stdout.write("demo accounts (change them before real use):")
@@ -79,9 +121,10 @@ class Command(BaseCommand):
                 user.groups.add(Group.objects.get(name=group))
 
     def _turno_in_progress(self, season: Season, seed: int) -> None:
-        """A turno at the next date with half its smazzate recorded: the live screen's demo."""
+        """A turno at the next date (today) with half its smazzate recorded: the live screen's
+        demo."""
         last = Giornata.objects.filter(season=season).order_by("-date").first()
-        date = (last.date if last else dt.date.today()) + dt.timedelta(days=7)
+        date = (last.date if last else timezone.localdate()) + dt.timedelta(days=7)
         rng = random.Random(seed)
         players = rng.sample(DEMO_MEMBERS, 4)
         record = simulate_turno(season.ruleset, players, rng)

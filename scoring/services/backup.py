@@ -1,0 +1,471 @@
+"""The club's backup: every row of every table of the ledger, restored exactly.
+
+A backup (``kingclub/v2-backup``) holds the accounts (username, password hash, names, groups)
+and every table of the ``scoring`` app, the audit history included, row by row with its primary
+key: restoring it gives back the same Verbale numbers, the same who and when, the same events,
+reasons and history, and a backup taken after the restore is the same file. Accounts are
+referenced by username, so a backup restores on a new server too; an account that already
+exists there is kept as it is.
+
+Before anything is written every value is checked against its column (type, length, range, NUL
+characters, references), the rule sets and the recorded play against the engine: a bad file is
+refused with one message per problem, naming the table, the row and the field, and the database
+is left as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+from django.core.management.color import no_style
+from django.db import DatabaseError, connection, models, transaction
+from django.db.backends.base.operations import BaseDatabaseOperations
+from django.utils.dateparse import parse_date, parse_datetime
+
+from scoring.models import Player, Season, Turno
+from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
+from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.ruleset import json_strings
+from scoring.rules.systems import is_generic, systems
+from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.bulk import insert_rows
+from scoring.services.games import game_differences
+
+BACKUP_FORMAT = "kingclub/v2-backup"
+USER_FIELDS = (
+    "username",
+    "password",
+    "first_name",
+    "last_name",
+    "email",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+    "date_joined",
+    "last_login",
+)
+MAX_PROBLEMS = 50  # a broken file is named by its first problems, not by a million lines
+
+
+def club_models() -> list[type[models.Model]]:
+    """Every table of the ledger (the history tables included), in a fixed order."""
+    return sorted(apps.get_app_config("scoring").get_models(), key=lambda m: m._meta.label_lower)
+
+
+def _columns(model: type[models.Model]) -> list[models.Field]:
+    return list(model._meta.concrete_fields)
+
+
+def _is_user(field: models.Field) -> bool:
+    return field.is_relation and field.related_model is get_user_model()
+
+
+def _dump(field: models.Field, value: Any, usernames: dict[int, str]) -> Any:
+    if value is None:
+        return None
+    if _is_user(field):
+        return usernames.get(value)
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    return value
+
+
+def backup_document() -> dict[str, Any]:
+    """The whole club as one JSON-ready document (see the module's docstring)."""
+    User = get_user_model()
+    usernames = dict(User.objects.values_list("pk", "username"))
+    users = []
+    for user in User.objects.order_by("username").prefetch_related("groups"):
+        row = {
+            name: _dump(User._meta.get_field(name), getattr(user, name), usernames)
+            for name in USER_FIELDS
+        }
+        row["groups"] = sorted(g.name for g in user.groups.all())
+        users.append(row)
+    tables = {}
+    for model in club_models():
+        fields = _columns(model)
+        rows = model._base_manager.order_by("pk").values_list(*[f.attname for f in fields])
+        tables[model._meta.label_lower] = {
+            "columns": [f.name for f in fields],
+            "rows": [
+                [_dump(f, v, usernames) for f, v in zip(fields, r, strict=True)] for r in rows
+            ],
+        }
+    return {"format": BACKUP_FORMAT, "users": users, "tables": tables}
+
+
+# -- restore ----------------------------------------------------------------------------------
+
+
+class _Problems:
+    """Collects the problems of a file, stopping at :data:`MAX_PROBLEMS`."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def add(self, code: str, message: str, field: str | None = None) -> None:
+        if len(self.items) < MAX_PROBLEMS:
+            self.items.append(Problem(code, message, field=field))
+
+    def raise_any(self) -> None:
+        if self.items:
+            raise RuleViolation(self.items)
+
+
+def _fail(code: str, message: str) -> RuleViolation:
+    return RuleViolation([Problem(code, message)])
+
+
+INT_RANGES = BaseDatabaseOperations.integer_field_ranges
+
+
+def _load(field: models.Field, raw: Any) -> Any:
+    """The Python value of ``raw`` for ``field``, or ValueError saying what is wrong with it."""
+    if raw is None:
+        if not field.null:
+            raise ValueError("non può essere vuoto (null)")
+        return None
+    kind = field.get_internal_type()
+    if field.is_relation:
+        if _is_user(field):
+            if not isinstance(raw, str):
+                raise ValueError("deve essere il nome di un utente")
+            return raw
+        kind = field.target_field.get_internal_type()
+        if kind in ("AutoField", "BigAutoField"):
+            kind = "IntegerField"
+    if kind in INT_RANGES or kind in ("AutoField", "BigAutoField"):
+        if not isinstance(raw, int) or isinstance(raw, bool):
+            raise ValueError(f"deve essere un intero, non {raw!r:.40}")
+        low, high = INT_RANGES.get(kind, INT_RANGES["BigIntegerField"])
+        if not low <= raw <= high:
+            raise ValueError(f"{raw} è fuori dall'intervallo {low}..{high}")
+        value: Any = raw
+    elif kind == "BooleanField":
+        if not isinstance(raw, bool):
+            raise ValueError(f"deve essere true o false, non {raw!r:.40}")
+        value = raw
+    elif kind in ("CharField", "TextField"):
+        if not isinstance(raw, str):
+            raise ValueError(f"deve essere un testo, non {raw!r:.40}")
+        if "\x00" in raw:
+            raise ValueError("contiene un carattere NUL")
+        value = raw
+    elif kind == "DecimalField":
+        if not isinstance(raw, str | int) or isinstance(raw, bool):
+            raise ValueError(f"deve essere un numero decimale in un testo, non {raw!r:.40}")
+        try:
+            value = decimal.Decimal(raw)
+        except decimal.InvalidOperation:
+            raise ValueError(f"{raw!r:.40} non è un numero decimale") from None
+    elif kind == "DateTimeField":
+        value = parse_datetime(raw) if isinstance(raw, str) else None
+        if value is None or value.tzinfo is None:
+            raise ValueError(f"{raw!r:.40} non è una data e ora ISO con fuso orario")
+    elif kind == "DateField":
+        value = parse_date(raw) if isinstance(raw, str) else None
+        if value is None:
+            raise ValueError(f"{raw!r:.40} non è una data ISO (AAAA-MM-GG)")
+    elif kind == "JSONField":
+        if any("\x00" in t for t in json_strings(raw)):  # PostgreSQL's jsonb refuses NUL
+            raise ValueError("contiene un carattere NUL")
+        value = raw
+    else:  # a column type this code does not know: refuse rather than guess
+        raise ValueError(f"tipo di colonna {kind} non gestito")
+    if not field.is_relation and kind not in ("JSONField", "BooleanField"):
+        try:
+            field.run_validators(value)
+            if field.choices and value not in {c for c, _ in field.flatchoices}:
+                raise ValidationError(f"{value!r} non è tra i valori ammessi")
+        except ValidationError as exc:
+            raise ValueError("; ".join(exc.messages)) from None
+    return value
+
+
+def _check_titles_list(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("deve essere un elenco di codici di titolo")
+
+
+def _check_titles_count(value: Any) -> None:
+    if not isinstance(value, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value.values()
+    ):
+        raise ValueError("deve associare a ogni titolo un numero intero")
+
+
+def _check_rules(value: Any) -> None:
+    """A rule set some game accepts (the season's own game checks it in
+    :func:`_verify_with_engine`)."""
+    if not isinstance(value, dict):
+        raise ValueError("il regolamento deve essere un oggetto JSON")
+    try:
+        RuleSet.from_dict(value)
+    except RuleSetError as exc:
+        for system in systems():
+            if is_generic(system):
+                try:
+                    system.rules(value)
+                except RuleViolation:
+                    continue
+                return
+        raise ValueError(f"regolamento non valido: {exc}") from None
+
+
+def _check_state(value: Any) -> None:
+    if not isinstance(value, dict):
+        raise ValueError("deve essere un oggetto JSON")
+
+
+# JSON columns whose shape the pages rely on
+SHAPES: dict[str, Callable[[Any], None]] = {
+    "scoring.season.rules": _check_rules,
+    "scoring.seat.titles": _check_titles_list,
+    "scoring.standing.titles": _check_titles_count,
+    "scoring.giornata.state_after": _check_state,
+}
+
+
+@dataclass
+class _Table:
+    model: type[models.Model]
+    fields: list[models.Field]
+    rows: list[list[Any]]
+
+
+def _parse_users(data: Any, problems: _Problems) -> list[dict[str, Any]]:
+    User = get_user_model()
+    if not isinstance(data, list):
+        problems.add("BACKUP_USERS", "users: deve essere un elenco", field="users")
+        return []
+    users, seen = [], set()
+    for i, raw in enumerate(data):
+        where = f"users[{i}]"
+        if not isinstance(raw, dict):
+            problems.add("BACKUP_USERS", f"{where}: deve essere un oggetto", field=where)
+            continue
+        user: dict[str, Any] = {}
+        for name in USER_FIELDS:
+            field = User._meta.get_field(name)
+            try:
+                user[name] = _load(field, raw.get(name, field.get_default()))
+            except ValueError as exc:
+                problems.add("BACKUP_VALUE", f"{where}.{name}: {exc}", field=f"{where}.{name}")
+        groups = raw.get("groups", [])
+        if not isinstance(groups, list) or not all(
+            isinstance(g, str) and 0 < len(g) <= 150 and "\x00" not in g for g in groups
+        ):
+            problems.add("BACKUP_VALUE", f"{where}.groups: elenco di nomi di gruppo non valido")
+            groups = []
+        user["groups"] = groups
+        if user.get("username") in seen:
+            problems.add("BACKUP_DUPLICATE", f"{where}: l'utente {user['username']!r} è ripetuto")
+        seen.add(user.get("username"))
+        users.append(user)
+    return users
+
+
+def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
+    if not isinstance(data, dict):
+        problems.add("BACKUP_TABLES", "tables: deve essere un oggetto", field="tables")
+        return []
+    known = {m._meta.label_lower: m for m in club_models()}
+    for label in data:
+        if label not in known:
+            problems.add("BACKUP_TABLE_UNKNOWN", f"tabella sconosciuta: {label!r:.60}", field=label)
+    tables = []
+    for label, model in known.items():
+        raw = data.get(label, {"columns": [], "rows": []})
+        if not isinstance(raw, dict) or not isinstance(raw.get("rows"), list):
+            problems.add("BACKUP_TABLE", f"{label}: servono 'columns' e 'rows'", field=label)
+            continue
+        by_name = {f.name: f for f in _columns(model)}
+        columns = raw.get("columns")
+        if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
+            problems.add("BACKUP_TABLE", f"{label}.columns: deve elencare le colonne", field=label)
+            continue
+        wrong = [c for c in columns if c not in by_name] + (
+            ["(ripetute)"] if len(set(columns)) != len(columns) else []
+        )
+        if wrong or model._meta.pk.name not in columns:
+            problems.add(
+                "BACKUP_COLUMNS",
+                f"{label}: colonne sconosciute o mancanti: {', '.join(wrong) or 'chiave primaria'}",
+                field=label,
+            )
+            continue
+        fields = [by_name[c] for c in columns]
+        missing = [f for f in _columns(model) if f.name not in columns]
+        rows = []
+        for i, row in enumerate(raw["rows"]):
+            if not isinstance(row, list) or len(row) != len(columns):
+                problems.add(
+                    "BACKUP_ROW", f"{label}, riga {i + 1}: servono {len(columns)} valori", label
+                )
+                continue
+            values = []
+            for f, v in zip(fields, row, strict=True):
+                value = None
+                try:
+                    value = _load(f, v)
+                    shape = SHAPES.get(f"{label}.{f.name}")
+                    if shape is not None and value is not None:
+                        shape(value)
+                except ValueError as exc:
+                    problems.add(
+                        "BACKUP_VALUE",
+                        f"{label}, riga {i + 1}, {f.name}: {exc}",
+                        f"{label}.{f.name}",
+                    )
+                values.append(value)
+            values.extend(f.get_default() for f in missing)
+            rows.append(values)
+        tables.append(_Table(model, fields + missing, rows))
+    return tables
+
+
+def _check_references(tables: list[_Table], usernames: set[str], problems: _Problems) -> None:
+    """Every reference the database enforces points at a row of the backup (or an account)."""
+    keys: dict[type[models.Model], set[Any]] = {}
+    for t in tables:
+        k = t.fields.index(t.model._meta.pk)
+        ids = [r[k] for r in t.rows]
+        keys[t.model] = set(ids)
+        if len(keys[t.model]) != len(ids):
+            problems.add("BACKUP_DUPLICATE", f"{t.model._meta.label_lower}: chiavi ripetute")
+    for t in tables:
+        label = t.model._meta.label_lower
+        for k, f in enumerate(t.fields):
+            if not f.is_relation or (not f.db_constraint and not _is_user(f)):
+                continue
+            target = usernames if _is_user(f) else keys.get(f.related_model, set())
+            for i, row in enumerate(t.rows):
+                if row[k] is not None and row[k] not in target:
+                    problems.add(
+                        "BACKUP_REFERENCE",
+                        f"{label}, riga {i + 1}, {f.name}: {row[k]!r:.40} non esiste nel backup",
+                        f"{label}.{f.name}",
+                    )
+
+
+def _restore_users(users: list[dict[str, Any]]) -> dict[str, int]:
+    """Accounts by username: the existing ones as they are, the missing ones created."""
+    User = get_user_model()
+    existing = set(User.objects.values_list("username", flat=True))
+    for u in users:
+        if u["username"] in existing:
+            continue
+        fields = {k: v for k, v in u.items() if k != "groups"}
+        user = User.objects.create(**fields)
+        user.groups.set([Group.objects.get_or_create(name=g)[0] for g in u["groups"]])
+    return dict(User.objects.values_list("username", "pk"))
+
+
+def database_is_empty() -> bool:
+    return not (Season.objects.exists() or Player.objects.exists())
+
+
+def wipe_club() -> None:
+    """Delete every row of every table of the ledger (the accounts stay)."""
+    for model in reversed(club_models()):
+        model._base_manager.all()._raw_delete(model._base_manager.db)
+
+
+def _verify_with_engine() -> None:
+    """The restored play must be what the engine accepts: the closed turni of each season as
+    a whole season, the open ones turno by turno."""
+    problems: list[Problem] = []
+    from scoring.services.interchange import season_export
+
+    for season in Season.objects.order_by("pk"):
+        if season.is_generic:  # its own game replays it: stored figures equal the replay
+            try:
+                season.system.rules(season.rules)
+                found = game_differences(season)
+            except RuleViolation as exc:
+                problems += list(exc.problems)
+                continue
+            problems += [
+                Problem("LEDGER", f"stagione {season.name}: {d}", field=d.field) for d in found
+            ]
+            continue
+        try:
+            score_document(parse_document(season_export(season=season)))
+        except RuleViolation as exc:
+            problems += [
+                Problem(
+                    p.code,
+                    f"stagione {season.name}: {p.message}",
+                    p.smazzata,
+                    p.player,
+                    p.field,
+                    p.turno,
+                )
+                for p in exc.problems
+            ]
+        rules = season.ruleset
+        open_turni = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
+        for turno in turno_with_everything(open_turni.order_by("pk")):
+            score = score_turno(rules, turno_record(turno), require_complete=False)
+            problems += [p.in_turno(turno.label) for p in score.problems]
+    if problems:
+        raise RuleViolation(problems[:MAX_PROBLEMS])
+
+
+@transaction.atomic
+def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]:
+    """Restore a backup; refuses a non-empty database unless ``force`` (which wipes it).
+
+    Backups of the older ``kingclub/v1-backup`` format are restored by the importer.
+    """
+    from scoring.services.interchange import LEGACY_BACKUP_FORMAT, legacy_backup_restore
+
+    if isinstance(data, dict) and data.get("format") == LEGACY_BACKUP_FORMAT:
+        return legacy_backup_restore(data=data, force=force, user=user)
+    if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
+        raise _fail("FORMAT", f"non è un backup {BACKUP_FORMAT}")
+    problems = _Problems()
+    users = _parse_users(data.get("users", []), problems)
+    tables = _parse_tables(data.get("tables"), problems)
+    problems.raise_any()
+    _check_references(tables, {u["username"] for u in users}, problems)
+    problems.raise_any()
+    if not database_is_empty():
+        if not force:
+            raise _fail(
+                "DATABASE_NOT_EMPTY",
+                "il database contiene già dati: il ripristino li sovrascriverebbe "
+                "(usare --force per cancellarli)",
+            )
+        wipe_club()
+    user_ids = _restore_users(users)
+    try:
+        with transaction.atomic():
+            for t in tables:
+                users_at = [k for k, f in enumerate(t.fields) if _is_user(f)]
+                for row in t.rows:
+                    for k in users_at:
+                        row[k] = None if row[k] is None else user_ids[row[k]]
+                insert_rows(t.model, [f.name for f in t.fields], t.rows)
+            with connection.cursor() as cursor:
+                for sql in connection.ops.sequence_reset_sql(no_style(), club_models()):
+                    cursor.execute(sql)
+    except DatabaseError as exc:  # a unique or check constraint of the database
+        raise _fail(
+            "BACKUP_CONSTRAINT", f"il backup viola un vincolo del database: {exc}"
+        ) from None
+    _verify_with_engine()
+    return list(Season.objects.order_by("pk"))

@@ -1,0 +1,586 @@
+"""Writes to a turno of a game system kept by the generic ledger (every system but C.A.F.).
+
+The season's game system (:mod:`scoring.rules.systems`) checks and scores everything; this module
+stores what the segretario recorded (each smazzata's interchange record) and what the system
+computed from it (points per player per smazzata, running totals, places, the season standing),
+one transaction per function. On any problem nothing is written and :class:`RuleViolation` is
+raised, naming the smazzata and the player.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Prefetch, QuerySet
+from django.utils import timezone
+
+from scoring.models import (
+    Enrollment,
+    Penalita,
+    Result,
+    Season,
+    Seat,
+    Smazzata,
+    Standing,
+    Turno,
+    TurnoEvent,
+)
+from scoring.rules import Problem, RuleViolation
+from scoring.rules.systems import get_system
+from scoring.services.season import season_create
+
+
+def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def _user(user: Any) -> Any:
+    return user if user is not None and user.is_authenticated else None
+
+
+def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
+    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
+    qs = queryset if queryset is not None else Turno.objects.all()
+    return qs.select_related(
+        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
+    ).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch(
+            "smazzate",
+            queryset=Smazzata.objects.select_related("caller", "dealer")
+            .prefetch_related(Prefetch("results", queryset=Result.objects.select_related("player")))
+            .order_by("number"),
+        ),
+        Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
+    )
+
+
+def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
+    """A stored turno as its system's interchange record (players by name, in seat order)."""
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    if tiebreak is None:
+        ranked = sorted(
+            (s for s in seats if s.tiebreak_rank is not None), key=lambda s: s.tiebreak_rank
+        )
+        tiebreak = [s.player.name for s in ranked]
+    record: dict[str, Any] = {
+        "date": turno.giornata.date.isoformat(),
+        "number": turno.number,
+        "players": [s.player.name for s in seats],
+        "first_dealer": turno.first_dealer.name,
+        "smazzate": [
+            dict(sm.record) for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
+        ],
+        "tiebreak": list(tiebreak),
+    }
+    if takes_penalties(turno.season.system):
+        record["penalties"] = [
+            {"player": p.player.name, "points": p.points, "article": p.article, "reason": p.reason}
+            for p in sorted(turno.penalita.all(), key=lambda p: p.pk)
+        ]
+    return record
+
+
+def takes_penalties(system: Any) -> bool:
+    """Does the game count penalità in the turno total (the King family, §0.5)?"""
+    return bool(getattr(system, "takes_penalties", False))
+
+
+def _lock(turno: Turno | int) -> Turno:
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    Turno.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
+    try:
+        found = game_turni(Turno.objects.filter(pk=pk)).get()
+    except Turno.DoesNotExist:
+        raise _fail("TURNO_MISSING", "turno inesistente") from None
+    if not found.season.is_generic:
+        raise _fail("TURNO_SYSTEM", f"il turno {found.label} non è di questo registro")
+    return found
+
+
+def _require_open(turno: Turno) -> None:
+    if not turno.is_open:
+        raise _fail(
+            "TURNO_CLOSED",
+            f"il turno {turno.label} è chiuso: per modificarlo va riaperto con una motivazione",
+        )
+
+
+def check_header(season: Season, players: Sequence[str], first_dealer: str) -> list[Problem]:
+    """The table and the first dealer, checked by the season's system (an empty turno)."""
+    system = season.system
+    try:
+        system.score_running(
+            season.game_rules,
+            {"players": list(players), "first_dealer": first_dealer, "smazzate": []},
+        )
+    except RuleViolation as exc:
+        return list(exc.problems)
+    return []
+
+
+def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> None:
+    """Store smazzate ``since``.. of ``running`` (dealer, chooser, points) and the seat totals."""
+    system = turno.season.system
+    seats = {s.player.name: s for s in turno.seats.all()}
+    stored = {sm.number: sm for sm in turno.smazzate.all()}
+    results: list[Result] = []
+    changed: list[Smazzata] = []
+    for scored in running["smazzate"]:
+        if scored["number"] < since:
+            continue
+        sm = stored[scored["number"]]
+        keys = system.smazzata_keys(scored)
+        sm.game = keys["game"]
+        sm.caller = seats[keys["caller"]].player if keys.get("caller") else None
+        sm.dealer = seats[scored["dealer"]].player
+        changed.append(sm)
+        results += [
+            Result(smazzata=sm, player=seats[name].player, count=None, points=points)
+            for name, points in scored["points"].items()
+        ]
+    Smazzata.objects.bulk_update(changed, ["game", "caller", "dealer"])
+    Result.objects.filter(smazzata__in=changed).delete()
+    Result.objects.bulk_create(results)
+    _store_totals(turno, running)
+
+
+@transaction.atomic
+def game_smazzata_record(
+    *, turno: Turno | int, record: Mapping[str, Any], number: int | None = None, user: Any = None
+) -> Smazzata:
+    """Record the next smazzata of an open turno, checked and scored by the season's system.
+
+    ``number`` is the smazzata the segretario believes they are recording: if another segretario
+    recorded it first, nothing is written and the problem says so.
+    """
+    turno = _lock(turno)
+    _require_open(turno)
+    system, rules = turno.season.system, turno.season.game_rules
+    head = game_record(turno)
+    expected = len(head["smazzate"]) + 1
+    if number is not None and number != expected:
+        raise _fail(
+            "SMAZZATA_ALREADY_RECORDED",
+            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
+            "ricaricare la pagina",
+            smazzata=number,
+        )
+    problems = system.check_smazzata(rules, head, record)
+    if problems:
+        raise RuleViolation(problems)
+    running = system.score_running(rules, {**head, "smazzate": [*head["smazzate"], dict(record)]})
+    scored = running["smazzate"][-1]
+    keys = system.smazzata_keys(scored)
+    seats = {s.player.name: s for s in turno.seats.all()}
+    try:
+        with transaction.atomic():
+            smazzata = Smazzata.objects.create(
+                turno=turno,
+                number=expected,
+                game=keys["game"],
+                caller=seats[keys["caller"]].player if keys.get("caller") else None,
+                dealer=seats[scored["dealer"]].player,
+                record=dict(record),
+                recorded_by=_user(user),
+            )
+    except IntegrityError:
+        raise _fail(
+            "SMAZZATA_ALREADY_RECORDED",
+            f"la smazzata {expected} è già stata registrata: ricaricare la pagina",
+            smazzata=expected,
+        ) from None
+    Result.objects.bulk_create(
+        Result(smazzata=smazzata, player=seats[name].player, count=None, points=points)
+        for name, points in scored["points"].items()
+    )
+    _store_totals(turno, running)
+    return smazzata
+
+
+@transaction.atomic
+def game_smazzata_undo(*, turno: Turno | int, number: int | None = None, user: Any = None) -> int:
+    """Delete the last smazzata of an open turno. Returns its number."""
+    turno = _lock(turno)
+    _require_open(turno)
+    last = max(turno.smazzate.all(), key=lambda s: s.number, default=None)
+    if last is None:
+        raise _fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
+    if number is not None and number != last.number:
+        raise _fail(
+            "NOT_LAST_SMAZZATA",
+            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
+            smazzata=number,
+        )
+    last.delete()
+    turno = _lock(turno)
+    _store_running(turno, turno.season.system.score_running(turno.season.game_rules,
+                                                            game_record(turno)))  # fmt: skip
+    return last.number
+
+
+@transaction.atomic
+def game_smazzata_correct(
+    *, turno: Turno | int, number: int, record: Mapping[str, Any], user: Any = None
+) -> Smazzata:
+    """Replace smazzata ``number`` of an open turno: every later smazzata is checked and scored
+    again; if one becomes illegal, nothing is saved and the problem names it."""
+    turno = _lock(turno)
+    _require_open(turno)
+    system, rules = turno.season.system, turno.season.game_rules
+    full = game_record(turno)
+    if not 1 <= number <= len(full["smazzate"]):
+        raise _fail("SMAZZATA_MISSING", f"la smazzata {number} non esiste", smazzata=number)
+    smazzate = list(full["smazzate"])
+    smazzate[number - 1] = dict(record)
+    problems = system.check_smazzata(rules, {**full, "smazzate": smazzate[: number - 1]}, record)
+    if problems:
+        raise RuleViolation(problems)
+    running = system.score_running(rules, {**full, "smazzate": smazzate})  # checks the later ones
+    sm = next(s for s in turno.smazzate.all() if s.number == number)
+    sm.record = dict(record)
+    sm.recorded_by = _user(user)
+    sm.save()
+    _store_running(turno, running, since=number)
+    return sm
+
+
+@transaction.atomic
+def game_penalita_add(
+    *,
+    turno: Turno | int,
+    player: str,
+    points: int,
+    article: str,
+    reason: str = "",
+    user: Any = None,
+) -> Penalita:
+    """A penalità on an open turno of a game that counts them; checked by the system."""
+    turno = _lock(turno)
+    _require_open(turno)
+    system, rules = turno.season.system, turno.season.game_rules
+    if not takes_penalties(system):
+        raise _fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
+    article, reason = article.strip(), reason.strip()
+    if not article:
+        raise _fail("PENALITA_ARTICLE", "serve l'articolo del regolamento", field="article")
+    if points == 0:
+        raise _fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
+    record = game_record(turno)
+    record["penalties"].append(
+        {"player": player, "points": points, "article": article, "reason": reason}
+    )
+    running = system.score_running(rules, record)  # the system checks the player and the points
+    seat = next(s for s in turno.seats.all() if s.player.name == player)
+    pen = Penalita.objects.create(
+        turno=turno,
+        player=seat.player,
+        points=points,
+        article=article,
+        reason=reason,
+        created_by=_user(user),
+    )
+    _store_totals(turno, running)
+    return pen
+
+
+@transaction.atomic
+def game_penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
+    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
+    pen = Penalita.objects.filter(pk=pk).first()
+    if pen is None:
+        raise _fail("PENALITA_MISSING", "penalità inesistente")
+    turno = _lock(pen.turno_id)
+    _require_open(turno)
+    pen.delete()
+    turno = _lock(turno)
+    system, rules = turno.season.system, turno.season.game_rules
+    _store_totals(turno, system.score_running(rules, game_record(turno)))
+
+
+def _store_totals(turno: Turno, running: Mapping[str, Any]) -> None:
+    seats = list(turno.seats.all())
+    for seat in seats:
+        seat.total = running["totals"].get(seat.player.name, 0)
+        seat.penalty_total = running.get("penalties", {}).get(seat.player.name, 0)
+    Seat.objects.bulk_update(seats, ["total", "penalty_total"])
+
+
+def _store_results(turno: Turno, scored: Mapping[str, Any], tiebreak: Sequence[str]) -> None:
+    """A closed turno's places and the system's figures on its seats, and its winner."""
+    figures = turno.season.system.seat_results(scored)
+    rank = {name: i + 1 for i, name in enumerate(tiebreak)}
+    seats = list(turno.seats.all())
+    for seat in seats:
+        mine = figures[seat.player.name]
+        seat.total, seat.place = mine["total"], mine["place"]
+        seat.league_points = Decimal(mine["score"])
+        seat.extra = mine["extra"]
+        seat.tiebreak_rank = rank.get(seat.player.name)
+    Seat.objects.filter(turno=turno).update(place=None)
+    Seat.objects.bulk_update(seats, ["total", "place", "league_points", "extra", "tiebreak_rank"])
+    turno.winner = next(s.player for s in seats if s.place == 1)
+
+
+@transaction.atomic
+def game_season_rescore(*, season: Season) -> None:
+    """Every turno of a season scored again with its (edited) rule set, then the standing; a
+    closed turno the new rules reject stops everything (nothing is written)."""
+    for pk in (
+        Turno.objects.filter(season=season)
+        .order_by("giornata__date", "number")
+        .values_list("pk", flat=True)
+    ):
+        turno = _lock(pk)
+        system, rules = turno.season.system, turno.season.game_rules
+        record = game_record(turno)
+        try:
+            _store_running(turno, system.score_running(rules, record))
+            if not turno.is_open:
+                _store_results(turno, system.score_turno(rules, record), record["tiebreak"])
+                turno.save(update_fields=["winner"])
+        except RuleViolation as exc:
+            raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
+    game_standing_refresh(season=season)
+
+
+@transaction.atomic
+def game_turno_close(
+    *, turno: Turno | int, tiebreak: Sequence[str] | None = None, user: Any = None
+) -> Turno:
+    """Close a finished turno: places, the system's figures, the Verbale number, the standing.
+
+    ``tiebreak`` is the order drawn for tied players; None keeps the one recorded before.
+    """
+    turno = _lock(turno)
+    _require_open(turno)
+    season = turno.season
+    record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
+    scored = season.system.score_turno(season.game_rules, record)  # raises if unfinished or tied
+    _store_results(turno, scored, record["tiebreak"])
+    turno.status = Turno.CHIUSO
+    turno.closed_at = timezone.now()
+    turno.closed_by = _user(user)
+    if turno.verbale_number is None:
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        last = Turno.objects.filter(season=season).aggregate(m=Max("verbale_number"))["m"]
+        turno.verbale_number = (last or 0) + 1
+    turno.save()
+    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
+    game_standing_refresh(season=season)
+    return turno
+
+
+@transaction.atomic
+def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
+    """Reopen a closed turno with a reason (kept); the standing is computed again."""
+    turno = _lock(turno)
+    if turno.is_open:
+        raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
+    if not reason or not reason.strip():
+        raise _fail(
+            "REOPEN_REASON", "per riaprire un turno chiuso serve una motivazione", field="reason"
+        )
+    turno.status = Turno.IN_CORSO
+    turno.closed_at = None
+    turno.winner = None
+    turno.save()
+    Seat.objects.filter(turno=turno).update(place=None, league_points=None, extra={})
+    TurnoEvent.objects.create(
+        turno=turno, kind=TurnoEvent.REOPEN, reason=reason.strip(), user=_user(user)
+    )
+    game_standing_refresh(season=turno.season)
+    return turno
+
+
+def _closed_records(season: Season, before: dt.date | None = None) -> list[dict[str, Any]]:
+    qs = Turno.objects.filter(season=season, status=Turno.CHIUSO)
+    if before is not None:
+        qs = qs.filter(giornata__date__lt=before)
+    return [game_record(t) for t in game_turni(qs).order_by("giornata__date", "number")]
+
+
+def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict[str, Any]]:
+    """The season's standing rows from its closed turni (those before ``before`` if given)."""
+    roster = list(
+        Enrollment.objects.filter(season=season)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    return season.system.standing(season.game_rules, roster, _closed_records(season, before))
+
+
+@transaction.atomic
+def game_standing_refresh(*, season: Season) -> None:
+    """Store the season's standing (and the places before its last giornata, for the arrows)."""
+    from scoring.models import Player
+
+    rows = game_standing(season)
+    last = Turno.objects.filter(season=season, status=Turno.CHIUSO).aggregate(
+        m=Max("giornata__date")
+    )["m"]
+    before = {r["player"]: r["place"] for r in game_standing(season, before=last)} if last else {}
+    columns = season.system.standing_columns()
+    score_key = columns[0][0]
+    players = {p.name: p for p in Player.objects.filter(name__in=[r["player"] for r in rows])}
+    Standing.objects.filter(season=season).delete()
+    Standing.objects.bulk_create(
+        Standing(
+            season=season,
+            player=players[r["player"]],
+            place=r["place"],
+            previous_place=before.get(r["player"]),
+            score=Decimal(str(r[score_key])),
+            series="",
+            turni=r.get("turni", 0),
+            extra={k: r[k] for k, _ in columns if k in r},
+        )
+        for r in rows
+    )
+
+
+def game_differences(season: Season) -> list[Any]:
+    """Every stored value of a generic season that differs from a replay of its facts by the
+    season's system (``check_ledger`` for these games): each smazzata's dealer, chooser, game
+    and points, the running totals, a closed turno's places and figures, the standing."""
+    from scoring.services.ledger import Difference
+
+    season = Season.objects.get(pk=season.pk)  # the rule set as stored now
+    system, rules = season.system, season.game_rules
+    found: list[Difference] = []
+
+    def compare(where: str, field: str, stored: object, expected: object) -> None:
+        if stored != expected:
+            found.append(Difference(season.name, where, field, stored, expected))
+
+    for turno in game_turni(Turno.objects.filter(season=season)):
+        record = game_record(turno)
+        running = system.score_running(rules, record)
+        scored = {s["number"]: s for s in running["smazzate"]}
+        for sm in turno.smazzate.all():
+            where = f"{turno.label} smazzata {sm.number}"
+            mine = scored.get(sm.number)
+            if mine is None:
+                compare(where, "smazzata", sm.number, None)
+                continue
+            keys = system.smazzata_keys(mine)
+            compare(where, "dealer", sm.dealer.name, mine["dealer"])
+            compare(where, "game", sm.game, keys["game"])
+            compare(where, "caller", sm.caller.name if sm.caller else None, keys.get("caller"))
+            compare(where, "points", {r.player.name: r.points for r in sm.results.all()},
+                    dict(mine["points"]))  # fmt: skip
+        figures = {}
+        if not turno.is_open:
+            figures = system.seat_results(system.score_turno(rules, record))
+        for seat in turno.seats.all():
+            where, name = f"{turno.label} {seat.player.name}", seat.player.name
+            if turno.is_open:
+                compare(where, "total", seat.total, running["totals"].get(name, 0))
+                compare(where, "place", seat.place, None)
+                continue
+            mine = figures[name]
+            compare(where, "total", seat.total, mine["total"])
+            compare(where, "place", seat.place, mine["place"])
+            compare(where, "league_points", seat.league_points, Decimal(mine["score"]))
+            compare(where, "extra", seat.extra, mine["extra"])
+        if not turno.is_open:
+            winner = next((p for p, f in figures.items() if f["place"] == 1), None)
+            compare(turno.label, "winner", turno.winner.name if turno.winner else None, winner)
+    columns = system.standing_columns()
+    expected = {
+        r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in game_standing(season)
+    }
+    stored_rows = {
+        s.player.name: (s.place, s.score)
+        for s in Standing.objects.filter(season=season).select_related("player")
+    }
+    if Turno.objects.filter(season=season, status=Turno.CHIUSO).exists() or stored_rows:
+        for name in sorted(set(expected) | set(stored_rows)):
+            compare("classifica", name, stored_rows.get(name), expected.get(name))
+    return found
+
+
+def game_check(season: Season) -> list[str]:
+    """:func:`game_differences` as lines of text."""
+    return [str(d) for d in game_differences(season)]
+
+
+# -- interchange: a whole season as a kingclub/v1 document ---------------------------------------
+@transaction.atomic
+def game_season_import(
+    *, data: Mapping[str, Any], user: Any = None, current: bool = False
+) -> Season:
+    """Load a ``kingclub/v1`` document of a generic game, all or nothing: the system scores the
+    whole document first (every problem named), then every turno is recorded and closed through
+    the services, so what is stored is exactly what the live screen would have stored."""
+    from scoring.models import Player
+
+    system = get_system(data.get("ruleset"))
+    system.score_document(data)  # raises RuleViolation listing every problem
+    name = data.get("season") or "stagione importata"
+    if Season.objects.filter(name=name).exists():
+        raise _fail("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")
+    season = season_create(
+        name=name,
+        ruleset_code=system.code,
+        rules=dict(data.get("rules") or system.default_rules()),
+        current=current,
+    )
+    turni = list(data.get("turni") or [])
+    names = list(
+        dict.fromkeys([*(data.get("roster") or []), *(p for t in turni for p in t["players"])])
+    )
+    for n in names:
+        Player.objects.get_or_create(name=n)
+    Enrollment.objects.bulk_create(
+        [Enrollment(season=season, player=p) for p in Player.objects.filter(name__in=names)],
+        ignore_conflicts=True,
+    )
+    from scoring.services.turni import turno_start
+
+    for t in sorted(turni, key=lambda t: (t["date"], t.get("number", 1))):
+        turno = turno_start(
+            season=season,
+            date=dt.date.fromisoformat(t["date"]),
+            players=t["players"],
+            first_dealer=t["first_dealer"],
+            number=t.get("number", 1),
+            user=user,
+        )
+        for smazzata in t.get("smazzate", []):
+            game_smazzata_record(turno=turno, record=smazzata, user=user)
+        for p in t.get("penalties") or []:
+            game_penalita_add(
+                turno=turno,
+                player=p["player"],
+                points=p["points"],
+                article=p.get("article") or "—",
+                reason=p.get("reason") or "",
+                user=user,
+            )
+        game_turno_close(turno=turno, tiebreak=t.get("tiebreak") or None, user=user)
+    return season
+
+
+def game_season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """A generic season as a ``kingclub/v1`` input document: its closed turni, in date order."""
+    qs = Turno.objects.filter(season=season)
+    if not include_open:
+        qs = qs.filter(status=Turno.CHIUSO)
+    roster = list(
+        Enrollment.objects.filter(season=season)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    return {
+        "format": "kingclub/v1",
+        "ruleset": season.ruleset_code,
+        "season": season.name,
+        "roster": roster,
+        "rules": season.rules,
+        "turni": [game_record(t) for t in game_turni(qs).order_by("giornata__date", "number")],
+    }

@@ -1,0 +1,71 @@
+"""What must be serial per season: closes, reopens, recomputes and Verbale numbers.
+
+Every write that replays the season (or numbers a Verbale) takes the season's row lock first,
+before any turno lock, so two of them never interleave and never lock in opposite orders
+(PostgreSQL). SQLite serialises writers by itself; there the lock is a no-op.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from django.db import OperationalError, connection
+
+from scoring.models import Season, Turno
+from scoring.rules import Problem, RuleViolation
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+# PostgreSQL's serialization_failure and deadlock_detected: the transaction may simply be retried
+RETRYABLE = frozenset({"40001", "40P01"})
+
+
+def season_lock(season: Season | int) -> None:
+    """Lock the season's row until the end of the transaction (taken before any turno lock)."""
+    pk = season.pk if isinstance(season, Season) else season
+    Season.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
+
+
+def season_lock_of_turno(turno: Turno | int) -> None:
+    """Lock the season a turno belongs to (a turno never changes season)."""
+    if isinstance(turno, Turno):
+        season_lock(turno.season_id)
+        return
+    season_id = Turno.objects.filter(pk=turno).values_list("season_id", flat=True).first()
+    if season_id is not None:
+        season_lock(season_id)
+
+
+def _retryable(exc: OperationalError) -> bool:
+    return getattr(exc.__cause__, "sqlstate", None) in RETRYABLE
+
+
+def retry_once(func: Callable[P, R]) -> Callable[P, R]:
+    """Run a write again once if the database aborted it for a serialization failure or a
+    deadlock; if it fails again the segretario gets a clear message, never a server error.
+    Inside an outer transaction nothing can be retried: the error goes up to its owner."""
+
+    @functools.wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        for attempt in (1, 2):
+            try:
+                return func(*args, **kwargs)
+            except OperationalError as exc:
+                if connection.in_atomic_block or not _retryable(exc):
+                    raise
+                if attempt == 2:
+                    raise RuleViolation(
+                        [
+                            Problem(
+                                "BUSY",
+                                "un'altra operazione sulla stagione era in corso: nulla è stato "
+                                "salvato, riprovare",
+                            )
+                        ]
+                    ) from None
+        raise AssertionError("unreachable")
+
+    return wrapper

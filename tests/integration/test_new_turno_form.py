@@ -1,0 +1,91 @@
+"""The new-turno form (issue 11.5): the first dealer by name, type-ahead seats in a large club."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Player, Seat, Turno
+from scoring.services.season import season_create
+
+URL = reverse("scoring:turno_new")
+
+
+@pytest.fixture
+def small_club(db):
+    for name in ["Anna", "Bruno", "Carla", "Dario", "Elena"]:
+        Player.objects.create(name=name)
+    return season_create(name="2026-27")
+
+
+@pytest.fixture
+def large_club(db):
+    names = [f"Socio {chr(65 + i)}" for i in range(13)]  # Socio A .. Socio M
+    for name in names:
+        Player.objects.create(name=name)
+    return season_create(name="2026-27"), names
+
+
+def _dealer_options(html: str) -> list[tuple[str, str]]:
+    select = re.search(r'<select name="first_dealer_seat".*?</select>', html, re.S).group(0)
+    return re.findall(r'<option value="(\d)"[^>]*>([^<]*)</option>', select)
+
+
+def test_first_dealer_options_are_the_chosen_players(segretario_client, small_club):
+    pk = {p.name: p.pk for p in Player.objects.all()}
+    data = {
+        "season": small_club.pk,
+        "date": "2026-11-20",
+        "first_dealer_seat": 7,  # empty: the form comes back, with the players' names
+        "seat_1": pk["Carla"],
+        "seat_2": pk["Anna"],
+        "seat_3_new": "Zeno  Nuovo",
+        "seat_4": pk["Dario"],
+    }
+    html = segretario_client.post(URL, data).content.decode()
+    options = _dealer_options(html)
+    assert options[:4] == [("1", "Carla"), ("2", "Anna"), ("3", "Zeno Nuovo"), ("4", "Dario")]
+    assert all("Posto" not in label for _, label in options[:4])
+    # the script that keeps the names in step while the seats are chosen (no inline script)
+    assert '<script src="/static/js/turno_new.js" defer></script>' in html
+    assert "onchange" not in html.split("<main", 1)[1]
+    data["first_dealer_seat"] = 3
+    r = segretario_client.post(URL, data)
+    assert r.status_code == 302
+    assert Turno.objects.get().first_dealer.name == "Zeno Nuovo"
+
+
+def test_small_club_keeps_the_lists(segretario_client, small_club):
+    html = segretario_client.get(URL).content.decode()
+    assert '<select name="seat_1"' in html and "<datalist" not in html
+
+
+def test_large_club_picks_seats_by_typing(segretario_client, large_club):
+    season, names = large_club
+    html = segretario_client.get(URL).content.decode()
+    datalist = re.search(r'<datalist id="kc-members">(.*?)</datalist>', html, re.S).group(1)
+    assert re.findall(r'<option value="([^"]+)">', datalist) == names
+    assert '<select name="seat_1"' not in html
+    for i in range(1, 8):
+        assert re.search(rf'<input type="text" name="seat_{i}_new"[^>]*list="kc-members"', html)
+    assert '<label for="id_seat_1_new" class="seat-label">Posto 1</label>' in html
+    data = {
+        "season": season.pk,
+        "date": "2026-11-20",
+        "first_dealer_seat": 2,
+        "seat_1_new": "socio c",  # an existing member, typed in lower case
+        "seat_2_new": "Socio K",
+        "seat_3_new": "Socio A",
+        "seat_4_new": "Teresa Nuova",  # not a member: a new one
+    }
+    r = segretario_client.post(URL, data)
+    assert r.status_code == 302
+    turno = Turno.objects.get()
+    seats = list(
+        Seat.objects.filter(turno=turno).order_by("position").values_list("player__name", flat=True)
+    )
+    assert seats == ["Socio C", "Socio K", "Socio A", "Teresa Nuova"]
+    assert turno.first_dealer.name == "Socio K"
+    assert Player.objects.count() == 14
