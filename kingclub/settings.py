@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "simple_history",
     "axes",
+    "csp",
     "scoring",
 ]
 
@@ -73,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
 ]
@@ -87,6 +89,31 @@ AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", 1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/lockout.html"
+# Behind reverse proxies the lockout must key on the client, not on the proxy's address:
+# KINGCLUB_TRUSTED_PROXIES is how many proxies in front of kingclub append to X-Forwarded-For
+# (0: none, REMOTE_ADDR is the client). See kingclub/proxy.py and README "Production".
+KINGCLUB_TRUSTED_PROXIES = int(os.environ.get("KINGCLUB_TRUSTED_PROXIES", 0))
+AXES_CLIENT_IP_CALLABLE = "kingclub.proxy.client_ip"
+
+# Content-Security-Policy (django-csp): scripts, styles, images and fonts from this site only,
+# no inline script or event handler; htmx runs with allowEval off (meta htmx-config in base.html)
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# The admin shows the history of the ledger's rows; reverting one would go around the engine.
+SIMPLE_HISTORY_REVERT_DISABLED = True
 
 ROOT_URLCONF = "kingclub.urls"
 

@@ -1,14 +1,24 @@
-"""The Django admin: every table of the ledger, for the superuser.
+"""The Django admin: every table of the ledger, for the superuser, in Italian.
 
-What the engine computed (points, totals, places, ratios, series, titles, league points,
-absences, standings) is read-only here: the segretario's screens and the services change it.
-History-tracked models use simple_history's admin, so each change can be inspected.
+The official record is read-only here (issue 12, item 3): what the segretario recorded (turni,
+seats, smazzate and their counts, penalità, sanctions), what the engine computed from it
+(points, totals, places, ratios, series, titles, league points, absences, standings) and the
+events of the audit trail can be viewed, never added, changed or deleted. Every change goes
+through the services, where the engine validates it and the audit records it: the segretario's
+live screen records, corrects, closes and reopens (with a reason). What the admin still edits
+goes through the services too: a season's rule set (with an explicit recompute once a turno is
+closed) and its roster (a late joiner's absences are recomputed).
 """
 
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.models import (
@@ -28,100 +38,104 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules import RuleSet, RuleSetError
-from scoring.services.season import season_recompute, season_rules_update
-
-SEAT_COMPUTED = (
-    "total",
-    "penalty_total",
-    "place",
-    "ratio",
-    "series_before",
-    "series_after",
-    "titles",
-    "league_points",
-)
+from scoring.rules import RuleSet, RuleSetError, RuleViolation
+from scoring.rules.ruleset import default_ruleset_dict
+from scoring.rules.systems import get_system, is_generic, systems
+from scoring.services.season import enrollment_add, enrollment_remove, season_rules_update
 
 
-class ComputedOnChangeMixin:
-    """Engine-computed fields: read-only on an existing row, typed in only when adding one."""
+class ViewOnly:
+    """Shown, never added, changed or deleted from the admin (a ModelAdmin or an inline)."""
 
-    computed_fields: tuple[str, ...] = ()
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
     def get_readonly_fields(self, request, obj=None):
-        fields = tuple(super().get_readonly_fields(request, obj))  # type: ignore[misc]
-        return fields + self.computed_fields if obj is not None else fields
+        fields = self.fields or ()  # type: ignore[attr-defined]
+        return (*super().get_readonly_fields(request, obj), *fields)  # type: ignore[misc]
+
+
+class ViewOnlyAdmin(ViewOnly, admin.ModelAdmin):
+    pass
+
+
+class ViewOnlyHistoryAdmin(ViewOnly, SimpleHistoryAdmin):
+    """View-only, with the audit history of each row. Reverting to a past version would write
+    it back around the engine: SIMPLE_HISTORY_REVERT_DISABLED hides the button, and a POST to
+    the version's page is refused here (simple-history saves it whatever that setting says)."""
+
+    def history_form_view(self, request, object_id, version_id, extra_context=None):
+        if request.method != "GET":
+            raise PermissionDenied
+        return super().history_form_view(request, object_id, version_id, extra_context)
 
 
 # -- inlines ---------------------------------------------------------------------------------
-class SeatInline(admin.TabularInline):
+class SeatInline(ViewOnly, admin.TabularInline):
     model = Seat
-    extra = 0
-    fields = ("position", "player", "tiebreak_rank", *SEAT_COMPUTED)
-    readonly_fields = SEAT_COMPUTED
-    autocomplete_fields = ("player",)
+    fields = (
+        "position",
+        "player",
+        "total",
+        "penalty_total",
+        "tiebreak_rank",
+        "place",
+        "ratio",
+        "series_before",
+        "series_after",
+        "titles",
+        "league_points",
+    )
     ordering = ("position",)
 
 
-class SmazzataInline(admin.TabularInline):
-    """The smazzate of a turno, read-only: they are recorded and undone on the live screen."""
-
+class SmazzataInline(ViewOnly, admin.TabularInline):
     model = Smazzata
-    extra = 0
     fields = ("number", "game", "caller", "trump", "dealer", "forced", "scazzata", "cappotto")
-    readonly_fields = fields
     show_change_link = True
-    can_delete = False
     ordering = ("number",)
 
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
-
-class PenalitaInline(admin.TabularInline):
+class PenalitaInline(ViewOnly, admin.TabularInline):
     model = Penalita
-    extra = 0
     fields = ("player", "points", "article", "reason", "created_by", "created_at")
-    readonly_fields = ("created_by", "created_at")
-    autocomplete_fields = ("player",)
 
 
-class SanctionInline(admin.TabularInline):
+class SanctionInline(ViewOnly, admin.TabularInline):
     model = Sanction
-    extra = 0
     fields = ("player", "kind", "reason", "created_by", "created_at")
-    readonly_fields = ("created_by", "created_at")
-    autocomplete_fields = ("player",)
 
 
-class TurnoEventInline(admin.TabularInline):
+class TurnoEventInline(ViewOnly, admin.TabularInline):
     model = TurnoEvent
-    extra = 0
     fields = ("at", "kind", "reason", "user")
-    readonly_fields = ("at", "kind", "reason", "user")
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
 
-class ResultInline(admin.TabularInline):
+class ResultInline(ViewOnly, admin.TabularInline):
     model = Result
-    extra = 0
     fields = ("player", "count", "points")
-    readonly_fields = ("player", "points")
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class EnrollmentInline(admin.TabularInline):
+    """The roster: members are added (through ``enrollment_add``), never edited here."""
+
     model = Enrollment
     extra = 0
     fields = ("player", "enrolled_at")
-    readonly_fields = ("enrolled_at",)
     autocomplete_fields = ("player",)
+    can_delete = False
+
+    def get_readonly_fields(self, request, obj=None):
+        return ("enrolled_at",)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 # -- members and seasons ---------------------------------------------------------------------
@@ -138,38 +152,78 @@ class SeasonAdminForm(forms.ModelForm):
     """The rule set is edited as JSON; once a turno is closed only with an explicit recompute."""
 
     recompute = forms.BooleanField(
-        label="Ricalcola la stagione con il nuovo regolamento",
+        label=_("Ricalcola la stagione con il nuovo regolamento"),
         required=False,
-        help_text="Obbligatorio per cambiare il regolamento dopo la chiusura del primo turno: "
-        "tutti i turni vengono rivalutati e il ricalcolo resta nello storico.",
+        help_text=_(
+            "Obbligatorio per cambiare il regolamento dopo la chiusura del primo turno: "
+            "tutti i turni vengono rivalutati e il ricalcolo resta nello storico."
+        ),
     )
-    reason = forms.CharField(label="Motivo del cambio di regolamento", required=False)
+    reason = forms.CharField(label=_("Motivo del cambio di regolamento"), required=False)
 
     class Meta:
         model = Season
         fields = ("name", "ruleset_code", "rules", "is_current")
 
-    def clean_rules(self):
-        rules = self.cleaned_data["rules"]
-        try:
-            RuleSet.from_dict(rules)
-        except RuleSetError as exc:
-            raise forms.ValidationError(f"Regolamento non valido: {exc}") from None
-        return rules
+    ruleset_code = forms.ChoiceField(
+        label=_("Gioco (regolamento)"),
+        help_text=_("Si sceglie alla creazione; resta fisso quando la stagione ha dei turni."),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if "ruleset_code" in self.fields:  # read-only once the season exists
+            self.fields["ruleset_code"].choices = [(s.code, s.label) for s in systems()]
+        if "rules" in self.fields:
+            self.fields["rules"].required = False
+            self.fields["rules"].help_text = _(
+                "Scrivere {} alla creazione per il regolamento predefinito del gioco."
+            )
 
     def clean(self):
         data = super().clean()
         season = self.instance
+        code = data.get("ruleset_code") or season.ruleset_code
+        if season.pk and code != season.ruleset_code and season.turni.exists():
+            self.add_error(
+                "ruleset_code", gettext("La stagione ha già dei turni: il gioco non cambia più.")
+            )
+            return data
+        system = get_system(code)
+        rules = data.get("rules")
+        if rules is None:
+            self.add_error("rules", gettext("Regolamento non valido: serve un oggetto JSON"))
+            return data
+        untouched = rules == {} or (rules == default_ruleset_dict() and is_generic(system))
+        if not season.pk and untouched:
+            rules = data["rules"] = system.default_rules()
+        try:
+            if is_generic(system):
+                system.rules(rules)
+            else:
+                RuleSet.from_dict(rules)
+        except (
+            RuleSetError,
+            RuleViolation,
+            AttributeError,
+            TypeError,
+            ValueError,
+            KeyError,
+        ) as exc:
+            self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": exc})
+            return data
         changed = season.pk and "rules" in self.changed_data
         if changed and season.rules_locked:
             if not data.get("recompute"):
                 self.add_error(
                     "rules",
-                    "La stagione ha già turni chiusi: il regolamento si cambia solo con il "
-                    "ricalcolo esplicito (spuntare la casella e indicare il motivo).",
+                    gettext(
+                        "La stagione ha già turni chiusi: il regolamento si cambia solo con il "
+                        "ricalcolo esplicito (spuntare la casella e indicare il motivo)."
+                    ),
                 )
             elif not (data.get("reason") or "").strip():
-                self.add_error("reason", "Indicare il motivo del ricalcolo.")
+                self.add_error("reason", gettext("Indicare il motivo del ricalcolo."))
         return data
 
 
@@ -179,8 +233,17 @@ class SeasonAdmin(admin.ModelAdmin):
     list_display = ("name", "is_current", "ruleset_code", "created_at")
     list_filter = ("is_current", "ruleset_code")
     search_fields = ("name",)
-    readonly_fields = ("created_at",)
     inlines = (EnrollmentInline,)
+
+    def get_readonly_fields(self, request, obj=None):
+        # the game system of a season is fixed once it exists
+        return ("created_at", "ruleset_code") if obj is not None else ("created_at",)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """A season with turni is part of the record; an empty one may go."""
+        return super().has_delete_permission(request, obj) and (
+            obj is None or not obj.turni.exists()
+        )
 
     def save_model(self, request, obj, form, change):
         if change and "rules" in form.changed_data:
@@ -198,37 +261,67 @@ class SeasonAdmin(admin.ModelAdmin):
         else:
             super().save_model(request, obj, form, change)
 
-    def save_related(self, request, form, formsets, change):
-        before = set(form.instance.enrollments.values_list("player_id", flat=True))
-        super().save_related(request, form, formsets, change)
-        after = set(form.instance.enrollments.values_list("player_id", flat=True))
-        if change and after != before:
-            # a late joiner takes the lowest score of every earlier giornata (SPEC §8.1)
-            season_recompute(season=form.instance)
+    def save_formset(self, request, form, formset, change):
+        """New members of the roster go through ``enrollment_add`` (a late joiner takes the
+        lowest score of every earlier giornata, SPEC §8.1)."""
+        if formset.model is not Enrollment:
+            return super().save_formset(request, form, formset, change)
+        formset.new_objects, formset.changed_objects, formset.deleted_objects = [], [], []
+        for f in formset.extra_forms:
+            player = f.cleaned_data.get("player") if f.has_changed() else None
+            if player is not None:
+                formset.new_objects.append(enrollment_add(season=form.instance, player=player))
+        return None
 
 
 @admin.register(Enrollment)
 class EnrollmentAdmin(admin.ModelAdmin):
+    """The roster, one row a member: added and removed through the services (the season's
+    absences are recomputed); a member who has played cannot be removed."""
+
     list_display = ("player", "season", "enrolled_at")
     list_filter = ("season",)
     search_fields = ("player__name",)
     list_select_related = ("player", "season")
     autocomplete_fields = ("player",)
     readonly_fields = ("enrolled_at",)
+    actions = None
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        if not super().has_delete_permission(request, obj):
+            return False
+        return (
+            obj is None
+            or not Seat.objects.filter(
+                turno__season_id=obj.season_id, player_id=obj.player_id
+            ).exists()
+        )
+
+    def save_model(self, request, obj, form, change):
+        enrolled = enrollment_add(season=obj.season, player=obj.player)
+        obj.pk = enrolled.pk
+
+    def delete_model(self, request, obj):
+        try:
+            enrollment_remove(season=obj.season, player=obj.player)
+        except RuleViolation as exc:
+            self.message_user(request, str(exc), messages.ERROR)
 
 
 @admin.register(Giornata)
-class GiornataAdmin(admin.ModelAdmin):
+class GiornataAdmin(ViewOnlyAdmin):
     list_display = ("date", "season", "lowest")
     list_filter = ("season",)
     date_hierarchy = "date"
-    readonly_fields = ("lowest", "state_after")
     list_select_related = ("season",)
 
 
 # -- turni ---------------------------------------------------------------------------------------
 @admin.register(Turno)
-class TurnoAdmin(SimpleHistoryAdmin):
+class TurnoAdmin(ViewOnlyHistoryAdmin):
     list_display = (
         "__str__",
         "season",
@@ -243,17 +336,34 @@ class TurnoAdmin(SimpleHistoryAdmin):
     search_fields = ("table", "seats__player__name", "verbale_number")
     date_hierarchy = "giornata__date"
     list_select_related = ("giornata", "season", "winner", "first_dealer")
-    readonly_fields = (
+    fields = (
+        "segreteria",
+        "season",
+        "giornata",
+        "number",
+        "table",
+        "first_dealer",
         "status",
         "verbale_number",
         "winner",
+        "segretario",
         "created_at",
         "closed_at",
         "closed_by",
-        "segretario",
     )
-    autocomplete_fields = ("first_dealer",)
+    readonly_fields = ("segreteria",)
     inlines = (SeatInline, SmazzataInline, PenalitaInline, SanctionInline, TurnoEventInline)
+
+    @admin.display(description=_("modifiche"))
+    def segreteria(self, obj: Turno) -> str:
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("scoring:turno_live", args=[obj.pk]),
+            gettext(
+                "Si modifica nella segreteria: registrare, correggere, chiudere, "
+                "riaprire con un motivo"
+            ),
+        )
 
     def get_search_results(self, request, queryset, search_term):
         queryset, _ = super().get_search_results(request, queryset, search_term)
@@ -261,17 +371,15 @@ class TurnoAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ViewOnlyHistoryAdmin):
     list_display = ("turno", "position", "player", "total", "place", "ratio", "league_points")
     list_filter = ("turno__season", "place")
     search_fields = ("player__name",)
     list_select_related = ("turno__giornata", "player")
-    readonly_fields = SEAT_COMPUTED
-    autocomplete_fields = ("player",)
 
 
 @admin.register(Smazzata)
-class SmazzataAdmin(ComputedOnChangeMixin, SimpleHistoryAdmin):
+class SmazzataAdmin(ViewOnlyHistoryAdmin):
     list_display = (
         "turno",
         "number",
@@ -287,103 +395,71 @@ class SmazzataAdmin(ComputedOnChangeMixin, SimpleHistoryAdmin):
     list_filter = ("game", "forced", "scazzata", "turno__season")
     search_fields = ("caller__name", "game")
     list_select_related = ("turno__giornata", "caller", "dealer", "cappotto")
-    readonly_fields = ("recorded_by", "recorded_at")
-    computed_fields = ("dealer", "forced", "scazzata", "cappotto")
-    autocomplete_fields = ("caller", "dealer", "cappotto")
     inlines = (ResultInline,)
 
 
 @admin.register(Result)
-class ResultAdmin(ComputedOnChangeMixin, SimpleHistoryAdmin):
+class ResultAdmin(ViewOnlyHistoryAdmin):
     list_display = ("smazzata", "player", "count", "points")
     list_filter = ("smazzata__game", "smazzata__turno__season")
     search_fields = ("player__name",)
     list_select_related = ("smazzata__turno__giornata", "player")
-    computed_fields = ("points",)
-    autocomplete_fields = ("player",)
-    raw_id_fields = ("smazzata",)
 
 
 @admin.register(Penalita)
-class PenalitaAdmin(SimpleHistoryAdmin):
+class PenalitaAdmin(ViewOnlyHistoryAdmin):
     list_display = ("turno", "player", "points", "article", "reason", "created_at")
     list_filter = ("article", "turno__season")
     search_fields = ("player__name", "reason")
     list_select_related = ("turno__giornata", "player")
-    readonly_fields = ("created_by", "created_at")
-    autocomplete_fields = ("player",)
 
 
 @admin.register(Sanction)
-class SanctionAdmin(SimpleHistoryAdmin):
+class SanctionAdmin(ViewOnlyHistoryAdmin):
     list_display = ("turno", "player", "kind", "reason", "created_at")
     list_filter = ("kind", "turno__season")
     search_fields = ("player__name", "reason")
     list_select_related = ("turno__giornata", "player")
-    readonly_fields = ("created_by", "created_at")
-    autocomplete_fields = ("player",)
 
 
 @admin.register(TurnoEvent)
-class TurnoEventAdmin(admin.ModelAdmin):
+class TurnoEventAdmin(ViewOnlyHistoryAdmin):
+    """Closes, reopens (with the reason), recomputes: append-only, written by the services."""
+
     list_display = ("turno", "kind", "reason", "user", "at")
     list_filter = ("kind",)
     search_fields = ("reason",)
     list_select_related = ("turno__giornata", "user")
-    readonly_fields = ("at",)
 
 
 # -- what the engine computed for the season ---------------------------------------------------
-class ComputedAdmin(ComputedOnChangeMixin, admin.ModelAdmin):
-    """Tables the engine rewrites after every close or reopen: read-only once written."""
-
-
 @admin.register(TitleAward)
-class TitleAwardAdmin(ComputedAdmin):
+class TitleAwardAdmin(ViewOnlyAdmin):
     list_display = ("player", "code", "value", "season", "seat")
     list_filter = ("code", "season")
     search_fields = ("player__name",)
     list_select_related = ("player", "season", "seat__turno__giornata")
-    computed_fields = ("code", "value")
-    raw_id_fields = ("seat",)
-    autocomplete_fields = ("player",)
 
 
 @admin.register(Absence)
-class AbsenceAdmin(ComputedAdmin):
+class AbsenceAdmin(ViewOnlyAdmin):
     list_display = ("player", "giornata", "league_points")
     list_filter = ("season",)
     search_fields = ("player__name",)
     list_select_related = ("player", "giornata__season")
-    computed_fields = ("league_points",)
-    autocomplete_fields = ("player",)
 
 
 @admin.register(Standing)
-class StandingAdmin(ComputedAdmin):
+class StandingAdmin(ViewOnlyAdmin):
     list_display = ("place", "player", "score", "series", "turni", "absences", "scudetti", "season")
     list_filter = ("season", "series")
     search_fields = ("player__name",)
     list_select_related = ("player", "season")
-    computed_fields = (
-        "place",
-        "previous_place",
-        "score",
-        "series",
-        "previous_series",
-        "turni",
-        "absences",
-        "scudetti",
-        "titles",
-        "streak",
-    )
-    autocomplete_fields = ("player",)
 
 
 @admin.register(SeasonEvent)
-class SeasonEventAdmin(admin.ModelAdmin):
+class SeasonEventAdmin(ViewOnlyAdmin):
     list_display = ("season", "kind", "reason", "user", "at")
     list_filter = ("kind", "season")
     search_fields = ("reason",)
     list_select_related = ("season", "user")
-    readonly_fields = ("at",)

@@ -35,11 +35,13 @@ PALETTE = ("#1f5fbf", "#d46a00", "#7b3fa0", "#8a6d00", "#0f7c8c", "#b3366b")
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a :func:`line_chart`: a value per x label (same length)."""
+    """One line of a :func:`line_chart`: a value per x label from ``start`` on (a member who
+    joined at the fourth giornata starts at 3 and has ``len(x_labels) - 3`` values)."""
 
     label: str
     values: Sequence[Number]
     highlight: bool = False
+    start: int = 0
 
 
 @dataclass(frozen=True)
@@ -210,16 +212,20 @@ def line_chart(
     out.append('<g class="lines" fill="none" stroke-linejoin="round" stroke-linecap="round">')
     for k in order:
         ln = lines[k]
-        pts = " ".join(f"{_f(x_at(i))},{_f(y_at(float(v)))}" for i, v in enumerate(ln.values))
+        if not ln.values:
+            continue
+        pts = " ".join(
+            f"{_f(x_at(ln.start + i))},{_f(y_at(float(v)))}" for i, v in enumerate(ln.values)
+        )
         width = 3 if ln.highlight else 1.75
-        last = ln.values[-1] if ln.values else 0
+        last = ln.values[-1]
         out.append(
             f'<polyline class="line{" highlight" if ln.highlight else ""}" '
             f'stroke="{colours[k]}" stroke-width="{width}" points="{pts}">'
             f"<title>{esc(ln.label)}: {esc(fmt(float(last)))}</title></polyline>"
         )
         if ln.values:
-            i = len(ln.values) - 1
+            i = ln.start + len(ln.values) - 1
             out.append(
                 f'<circle cx="{_f(x_at(i))}" cy="{_f(y_at(float(last)))}" r="3" '
                 f'fill="{colours[k]}" stroke="none"/>'

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.rules import RuleSet, caf
@@ -79,3 +79,34 @@ def simulated_season(
             turni.append(record)
             number += 1
     return input_document(name, list(players), turni)
+
+
+# the hand-checked season (fixtures/season-hand.json) as the demo club's previous season: the same
+# turni, played by the demo's own members, so that the club has one list of members
+HAND_TO_DEMO = {
+    "Anna": "Anna Bertini",
+    "Bruno": "Bruno Cecchi",
+    "Carla": "Carla Dini",
+    "Dario": "Dario Fanucchi",
+    "Elena": "Elena Giusti",
+}
+
+
+def renamed(doc: object, names: Mapping[str, str]) -> object:
+    """A ``kingclub/v1`` document with every player name in ``names`` replaced: each string
+    (value or key) equal to a name; free text such as a penalità's reason is left alone."""
+    if isinstance(doc, dict):
+        return {names.get(k, k): renamed(v, names) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [renamed(v, names) for v in doc]
+    if isinstance(doc, str):
+        return names.get(doc, doc)
+    return doc
+
+
+def demo_calendar(today: dt.date, giornate: int, every_days: int = 7) -> tuple[dt.date, str]:
+    """The first date and the name of a demo season of ``giornate`` whose last giornata is a
+    week before ``today``: a turno recorded today comes after every demo giornata."""
+    start = today - dt.timedelta(days=every_days * giornate)
+    year = start.year if start.month >= 8 else start.year - 1  # seasons start in late summer
+    return start, f"{year}-{(year + 1) % 100:02d}"

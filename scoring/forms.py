@@ -6,20 +6,25 @@ a service, and puts the service's :class:`~scoring.rules.Problem` list back next
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from collections.abc import Iterable, Sequence
 
 from django import forms
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Player, Season
+from scoring.models import Player, Season, Turno
 from scoring.rules import Problem, RuleSet
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
+from scoring.rules.text import is_visible, normalize_text
 from scoring.rules.turno import PENALTY_LIMIT
 
 MAX_SEATS = 7
+TYPEAHEAD_ABOVE = 12  # more members than this: the seats are picked by typing (a datalist)
 
 # What the segretario counts per player, as the club says it (SPEC §2).
 COUNT_UNITS = {
@@ -56,6 +61,20 @@ def count_unit(rules: RuleSet, game: str | None) -> str:
     return COUNT_UNITS.get(rule.counts, rule.counts) if rule else ""
 
 
+class TextField(forms.CharField):
+    """A text a person types (name, reason, table): stored as :mod:`scoring.rules.text` says:
+    NFC, no invisible characters, whitespace collapsed, at least one visible character."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return normalize_text(value) if value else value
+
+    def validate(self, value) -> None:
+        super().validate(value)
+        if value and not is_visible(value):
+            raise forms.ValidationError(_("serve almeno un carattere visibile"), code="invisible")
+
+
 def _numeric(attrs: dict | None = None) -> forms.NumberInput:
     return forms.NumberInput(attrs={"inputmode": "numeric", "pattern": "-?[0-9]*", **(attrs or {})})
 
@@ -84,7 +103,7 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
     date = forms.DateField(
         label=_("Data"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    table = forms.CharField(
+    table = TextField(
         label=_("Tavolo"),
         required=False,
         max_length=40,
@@ -97,10 +116,18 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
         initial=1,
         help_text=_("Chi ha estratto la carta più alta."),
     )
+    confirm_backdated = forms.BooleanField(
+        required=False,
+        label=_("Confermo: il turno è retrodatato e la stagione sarà rigiocata da quella data"),
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         members = Player.objects.filter(active=True).order_by("name")
+        names = dict(members.values_list("pk", "name"))
+        # a large club picks by typing: one text field per seat with the members as suggestions
+        self.typeahead = len(names) > TYPEAHEAD_ABOVE
+        self.member_names = sorted(names.values(), key=str.casefold)
         for i in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{i}"] = forms.ModelChoiceField(
                 queryset=members,
@@ -108,20 +135,53 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
                 label=seat_label(i),
                 empty_label=_("— vuoto —"),
             )
-            self.fields[f"seat_{i}_new"] = forms.CharField(
+            self.fields[f"seat_{i}_new"] = TextField(
                 required=False,
                 max_length=60,
                 label=_("Posto %(n)s: nuovo socio") % {"n": i},
                 widget=forms.TextInput(attrs={"placeholder": _("oppure nuovo socio"), "size": 16}),
             )
-        self.fields["seat_1"].widget.attrs["autofocus"] = True
+            if self.typeahead:
+                self.fields[f"seat_{i}_new"].widget.attrs.update(
+                    list="kc-members",
+                    autocomplete="off",
+                    placeholder=_("nome del socio (o nuovo)"),
+                )
+        first = "seat_1_new" if self.typeahead else "seat_1"
+        self.fields[first].widget.attrs["autofocus"] = True
+        # the first dealer is chosen by name: the seats' players as the options (a script keeps
+        # them in step while the seats are filled in)
+        self.fields["first_dealer_seat"].choices = [
+            (i, self._seat_name(i, names) or seat_label(i)) for i in range(1, MAX_SEATS + 1)
+        ]
+        self.last_closed = {
+            str(season_id): date.isoformat()
+            for season_id, date in Turno.objects.filter(status=Turno.CHIUSO)
+            .order_by()
+            .values_list("season_id")
+            .annotate(m=Max("giornata__date"))
+        }
+        self.backdated_last: dt.date | None = None  # set by clean() for a back-dated turno
         self.fields["season"].initial = (
             Season.objects.filter(is_current=True).first() or Season.objects.first()
         )
+        self.fields["season"].label_from_instance = lambda s: f"{s.name} · {s.system.label}"
         self.fields["date"].initial = timezone.localdate()
         self.seat_names: list[tuple[int, str]] = []  # (seat number, player name), filled only
         self.new_names: list[str] = []
         self.players_errors: list[str] = []  # about the seats as a whole (e.g. how many)
+
+    def _seat_name(self, i: int, names: dict[int, str]) -> str:
+        """The player the submitted form puts in seat ``i`` ("" when empty or unbound)."""
+        if not self.is_bound:
+            return ""
+        raw = str(self.data.get(f"seat_{i}") or "")
+        chosen = names.get(int(raw)) if raw.isdecimal() and len(raw) < 12 else None
+        return chosen or " ".join(str(self.data.get(f"seat_{i}_new") or "").split())[:60]
+
+    @property
+    def last_closed_json(self) -> str:
+        return json.dumps(self.last_closed)
 
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(i, self[f"seat_{i}"], self[f"seat_{i}_new"]) for i in range(1, MAX_SEATS + 1)]
@@ -132,7 +192,7 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
         self.seat_names, self.new_names = [], []
         for i in range(1, MAX_SEATS + 1):
             chosen: Player | None = data.get(f"seat_{i}")
-            typed = " ".join((data.get(f"seat_{i}_new") or "").split())
+            typed = data.get(f"seat_{i}_new") or ""
             if chosen is not None and typed:
                 self.add_error(
                     f"seat_{i}_new",
@@ -148,6 +208,24 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
                     self.new_names.append(typed)
                     existing[typed.casefold()] = typed  # "zeno" in a later seat is this one
                 self.seat_names.append((i, name))
+        season, date = data.get("season"), data.get("date")
+        last = self.last_closed.get(str(season.pk)) if season is not None else None
+        if date is not None and last is not None and date.isoformat() < last:
+            self.backdated_last = dt.date.fromisoformat(last)
+            if not data.get("confirm_backdated"):
+                self.add_error(
+                    "date",
+                    _(
+                        "il %(date)s è prima dell'ultima giornata chiusa (%(last)s): alla "
+                        "chiusura la stagione sarà rigiocata da quel giorno e possono cambiare "
+                        "assenze, serie e titoli di chi non è al tavolo. Per iniziare comunque "
+                        "spuntare la conferma."
+                    )
+                    % {
+                        "date": date.strftime("%d/%m/%Y"),
+                        "last": self.backdated_last.strftime("%d/%m/%Y"),
+                    },
+                )
         dealer_seat = data.get("first_dealer_seat")
         if dealer_seat is not None and dealer_seat not in {i for i, _ in self.seat_names}:
             self.add_error(
@@ -282,7 +360,7 @@ class PenalitaForm(ProblemFormMixin, forms.Form):
         help_text=_("Punti del turno, di solito negativi."),
     )
     article = forms.ChoiceField(label=_("Articolo dello Statuto"), choices=PENALTY_ARTICLES)
-    reason = forms.CharField(label=_("Motivo"), max_length=300, required=False)
+    reason = TextField(label=_("Motivo"), max_length=300, required=False)
 
     def __init__(self, *args, players: Sequence[str], **kwargs) -> None:
         super().__init__(*args, prefix="pen", **kwargs)
@@ -298,7 +376,7 @@ class PenalitaForm(ProblemFormMixin, forms.Form):
 
 class SanctionForm(ProblemFormMixin, forms.Form):
     player = forms.ChoiceField(label=_("Giocatore"))
-    reason = forms.CharField(
+    reason = TextField(
         label=_("Motivo"),
         max_length=300,
         error_messages={"required": _("la retrocessione per contatore richiede una motivazione")},
@@ -353,7 +431,7 @@ class CloseForm(forms.Form):
 
 
 class ReopenForm(forms.Form):
-    reason = forms.CharField(
+    reason = TextField(
         label=_("Motivazione della riapertura"),
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
@@ -361,7 +439,7 @@ class ReopenForm(forms.Form):
     )
 
     def clean_reason(self) -> str:
-        reason = self.cleaned_data["reason"].strip()
-        if not reason:
+        reason = self.cleaned_data["reason"]
+        if not is_visible(reason):
             raise forms.ValidationError(_("per riaprire un turno chiuso serve una motivazione"))
         return reason

@@ -6,8 +6,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest
 
-from scoring.models import Penalita, Result, Sanction, Season, Seat, Smazzata, Turno
+from scoring.models import (
+    Penalita,
+    Player,
+    Result,
+    Sanction,
+    Season,
+    Seat,
+    Smazzata,
+    Turno,
+    TurnoEvent,
+)
 from scoring.rules import (
     Penalty,
     Progress,
@@ -22,6 +33,15 @@ from scoring.rules import Sanction as SanctionRecord
 
 def current_season() -> Season | None:
     return Season.objects.filter(is_current=True).first() or Season.objects.first()
+
+
+def own_player_id(request: HttpRequest) -> int | None:
+    """The logged-in member's player (the user ↔ player link), or None: one query, none for an
+    anonymous visitor."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return None
+    return Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
 
 
 def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
@@ -39,6 +59,13 @@ def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[T
         ),
         Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
         Prefetch("sanctions", queryset=Sanction.objects.select_related("player").order_by("id")),
+        Prefetch(
+            "events",
+            queryset=TurnoEvent.objects.filter(kind=TurnoEvent.REOPEN)
+            .select_related("user")
+            .order_by("at", "id"),
+            to_attr="reopen_events",
+        ),
     )
 
 
@@ -102,8 +129,15 @@ class TurnoState:
         return {p: self.progress.remaining_games(p) for p in self.record.players}
 
 
+class KeptByItsSystem(Exception):
+    """The turno is of a game kept by the generic ledger: its own screens show it."""
+
+
 def turno_state(turno_id: int) -> TurnoState:
+    """A C.A.F. turno's live state; :class:`KeptByItsSystem` for a turno of another game."""
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
+    if turno.season.is_generic:
+        raise KeptByItsSystem(turno_id)
     record = turno_record(turno)
     rules = turno.season.ruleset
     return TurnoState(

@@ -14,6 +14,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from scoring import formatting
 from scoring.models import Turno
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.templatetags.kingclub_tags import (
@@ -65,9 +66,14 @@ class TitleColumn(tables.Column):
     def render(self, value: int) -> SafeString:
         return _count(value)
 
+    def value(self, value: int) -> int:
+        return value
+
 
 class ClassificaTable(tables.Table):
     """The Classifica Generale (SPEC §8.4): the stored rows, sortable by every column."""
+
+    region_label = _("Classifica Generale")  # the scrolling box's name (keyboard users reach it)
 
     place = tables.Column(
         verbose_name=_("Pos."), attrs=_data_col("place", NUM), order_by=("place", "-scudetti")
@@ -93,7 +99,12 @@ class ClassificaTable(tables.Table):
         template_name = TEMPLATE
         orderable = True
         attrs = {"class": "classifica"}
-        row_attrs = {"data-player": lambda record: record.player}
+        row_attrs = {
+            "data-player": lambda record: record.player,
+            # the logged-in member's own row (11.13): highlighted and announced
+            "class": lambda record, table: "me" if record.player_id == table.me else None,
+            "aria-current": lambda record, table: "true" if record.player_id == table.me else None,
+        }
         empty_text = _("Nessun giocatore in classifica.")
 
     def __init__(
@@ -102,9 +113,11 @@ class ClassificaTable(tables.Table):
         *,
         series_order: dict[str, int],
         link_query: str = "",
+        me: int | None = None,
         **kwargs: Any,
     ) -> None:
         self.link_query = link_query
+        self.me = me  # the logged-in member's player id, if any
         data = [_SortableRow(r, series_order) for r in rows]
         extra = [(f"title_{code}", TitleColumn(code)) for code in TITLE_ORDER]
         super().__init__(data, extra_columns=extra, **kwargs)
@@ -126,7 +139,14 @@ class ClassificaTable(tables.Table):
         if record.player_id is None:
             return format_html("{}", record.player)
         url = reverse("scoring:player", args=[record.player_id]) + self.link_query
-        return format_html('<a href="{}">{}</a>', url, record.player)
+        if record.player_id == self.me:
+            return format_html(
+                '<bdi><a href="{}">{}</a></bdi> <span class="badge badge-me">{}</span>',
+                url,
+                record.player,
+                _("tu"),
+            )
+        return format_html('<bdi><a href="{}">{}</a></bdi>', url, record.player)
 
     def render_series(self, record: _SortableRow) -> SafeString:
         return series_badge(record.series, record.series_label)
@@ -141,6 +161,22 @@ class ClassificaTable(tables.Table):
 
     def render_average(self, value: Any) -> str:
         return format_number(value) if value is not None else "—"
+
+    # the CSV export (``as_values``): plain data, numbers as numbers
+    def value_player(self, record: _SortableRow) -> str:
+        return record.player
+
+    def value_series(self, record: _SortableRow) -> str:
+        return record.series_label
+
+    def value_score(self, value: Any) -> Any:
+        return value
+
+    def value_movement(self, record: _SortableRow) -> Any:
+        return "" if record.movement is None else record.movement
+
+    def value_average(self, value: Any) -> Any:
+        return "" if value is None else value
 
 
 class _SortableRow:
@@ -160,7 +196,7 @@ def _players_cell(turno: Turno) -> SafeString:
     seats = sorted(turno.seats.all(), key=lambda s: s.position)
     return format_html_join(
         ", ",
-        '<a href="{}"{}>{}</a>',
+        '<bdi><a href="{}"{}>{}</a></bdi>',
         (
             (
                 reverse("scoring:player", args=[s.player_id]),
@@ -174,6 +210,8 @@ def _players_cell(turno: Turno) -> SafeString:
 
 class TurniTable(tables.Table):
     """The turni of a season, newest first; each opens its Verbale."""
+
+    region_label = _("Turni")
 
     date = tables.Column(
         verbose_name=_("Data"),
@@ -215,9 +253,30 @@ class TurniTable(tables.Table):
         row_attrs = {"data-turno": lambda record: record.pk}
         empty_text = _("Nessun turno.")
 
+    # the CSV export (``as_values``): plain data
+    def value_date(self, record: Turno) -> str:
+        return record.giornata.date.isoformat()
+
+    def value_tavolo(self, value: str) -> str:
+        return value
+
+    def value_players(self, record: Turno) -> str:
+        return ", ".join(
+            s.player.name for s in sorted(record.seats.all(), key=lambda s: s.position)
+        )
+
+    def value_winner(self, record: Turno) -> str:
+        return record.winner.name if record.winner_id else ""
+
+    def value_status(self, record: Turno) -> str:
+        return str(record.get_status_display())
+
+    def value_verbale(self, record: Turno) -> Any:
+        return record.verbale_number or ""
+
     def render_date(self, record: Turno) -> SafeString:
         url = reverse("scoring:turno", args=[record.pk])
-        return format_html('<a href="{}">{}</a>', url, record.giornata.date.strftime("%d/%m/%Y"))
+        return format_html('<a href="{}">{}</a>', url, formatting.date_short(record.giornata.date))
 
     def render_tavolo(self, value: str) -> str:
         return value or "—"
@@ -229,7 +288,7 @@ class TurniTable(tables.Table):
         if record.winner_id is None:
             return "—"
         url = reverse("scoring:player", args=[record.winner_id])
-        return format_html('<a href="{}">{}</a>', url, record.winner.name)
+        return format_html('<bdi><a href="{}">{}</a></bdi>', url, record.winner.name)
 
     def render_status(self, record: Turno) -> SafeString:
         kind = "open" if record.is_open else "closed"

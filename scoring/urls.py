@@ -1,7 +1,12 @@
 """Each views module owns its URL patterns; this file only joins them."""
 
-from scoring.views import documents, public, segreteria
+from scoring.views import documents, games, public, segreteria
 
 app_name = "scoring"
 
-urlpatterns = [*public.urlpatterns, *segreteria.urlpatterns, *documents.urlpatterns]
+urlpatterns = [
+    *public.urlpatterns,
+    *segreteria.urlpatterns,
+    *games.urlpatterns,
+    *documents.urlpatterns,
+]

@@ -14,7 +14,8 @@ from decimal import Decimal
 from django.conf import settings
 from django.db.models import Max
 
-from scoring.models import Giornata, Season, Standing, Turno
+from scoring import formatting
+from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
 from scoring.rules import SeasonState, rank_classifica
 from scoring.rules.ruleset import SUIT_SYMBOLS, TITLE_ORDER
 
@@ -38,14 +39,13 @@ TITLE_SHORT = {
     "RETROCESSIONE": "Retr",
     "RETROCESSIONE_CONTATORE": "RetrC",
 }
-GAME_SHORT = {"NQS": "NQ♠", "NH": "N♥"}
 SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}
 RED_SUITS = {"H", "D"}
 
 
 def game_label(code: str) -> str:
-    """The game as the club writes it: NJ, NK, NJK, NQ♠, N♥, NU2, NF, DOMINO..."""
-    return GAME_SHORT.get(code, code)
+    """The game as the club writes it everywhere: NJ, NQ♠, N♥, NU2, NF, Domino, Briscola..."""
+    return formatting.game_label(code)
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,21 @@ class SeatLine:
     series_after: str
     titles: tuple[tuple[str, str, Decimal], ...]  # (code, label, value)
     league_points: Decimal | None
+    spareggio: bool = False  # the place was decided by the spareggio (a tie on the total)
+
+    @property
+    def place_text(self) -> str:
+        """``1°``, or ``1° per spareggio, carta più alta`` when the spareggio decided it."""
+        return formatting.place(self.place, spareggio=self.spareggio)
+
+
+@dataclass(frozen=True)
+class ReopenLine:
+    """A reopen of the turno, as the Verbale records it: when, by whom, why."""
+
+    at: dt.datetime
+    user: str
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -115,6 +130,12 @@ class Verbale:
     penalties: tuple[PenaltyLine, ...]
     sanctions: tuple[PenaltyLine, ...] = field(default=())
     smazzate_total: int = 0
+    reopens: tuple[ReopenLine, ...] = ()
+
+    @property
+    def spareggio(self) -> bool:
+        """Some places were decided by the spareggio."""
+        return any(s.spareggio for s in self.seats)
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -161,6 +182,8 @@ def verbale(turno: Turno) -> Verbale:
                 cells=tuple(cells),
             )
         )
+    closed = not turno.is_open
+    tied = {t for t in (s.total for s in seats) if sum(1 for o in seats if o.total == t) > 1}
     lines = tuple(
         SeatLine(
             player=s.player.name,
@@ -178,6 +201,7 @@ def verbale(turno: Turno) -> Verbale:
                 for code in s.titles
             ),
             league_points=s.league_points,
+            spareggio=closed and s.place is not None and s.total in tied,
         )
         for i, s in enumerate(seats)
     )
@@ -190,7 +214,7 @@ def verbale(turno: Turno) -> Verbale:
         table=turno.table,
         verbale_number=turno.verbale_number,
         status=turno.get_status_display(),
-        closed=not turno.is_open,
+        closed=closed,
         first_dealer=turno.first_dealer.name,
         segretario=_user_name(turno.segretario) or _user_name(turno.closed_by),
         closed_at=turno.closed_at,
@@ -204,7 +228,16 @@ def verbale(turno: Turno) -> Verbale:
             PenaltyLine(s.pk, s.player.name, 0, "", s.reason) for s in turno.sanctions.all()
         ),
         smazzate_total=rules.smazzate_count(len(seats)),
+        reopens=_reopens(turno),
     )
+
+
+def _reopens(turno: Turno) -> tuple[ReopenLine, ...]:
+    """The turno's reopens, oldest first (prefetched by ``turno_with_everything``)."""
+    events = getattr(turno, "reopen_events", None)
+    if events is None:
+        events = turno.events.filter(kind=TurnoEvent.REOPEN).select_related("user")
+    return tuple(ReopenLine(e.at, _user_name(e.user), e.reason) for e in events)
 
 
 @dataclass(frozen=True)
@@ -244,7 +277,7 @@ def _average(score: Decimal, turni: int, absences: int) -> Decimal | None:
 
 def classifica(season: Season) -> list[ClassificaRow]:
     """The stored Classifica Generale of a season, in display order (one query)."""
-    rules = season.ruleset
+    rules = None if season.is_generic else season.ruleset  # other games have no series
     rows = []
     for st in Standing.objects.filter(season=season).select_related("player"):
         rows.append(
@@ -254,7 +287,7 @@ def classifica(season: Season) -> list[ClassificaRow]:
                 player_id=st.player_id,
                 score=st.score,
                 series=st.series,
-                series_label=rules.series_label(st.series),
+                series_label=rules.series_label(st.series) if rules else "",
                 turni=st.turni,
                 absences=st.absences,
                 scudetti=st.scudetti,
@@ -262,7 +295,7 @@ def classifica(season: Season) -> list[ClassificaRow]:
                 average=_average(st.score, st.turni, st.absences),
                 previous_place=st.previous_place,
                 previous_series=st.previous_series,
-                series_movement=_series_move(rules, st.previous_series, st.series),
+                series_movement=_series_move(rules, st.previous_series, st.series) if rules else 0,
             )
         )
     return rows

@@ -8,69 +8,30 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from decimal import Decimal
 
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from scoring import formatting
 from scoring.verbale import Verbale
 
-MONTHS_IT = (
-    "gennaio",
-    "febbraio",
-    "marzo",
-    "aprile",
-    "maggio",
-    "giugno",
-    "luglio",
-    "agosto",
-    "settembre",
-    "ottobre",
-    "novembre",
-    "dicembre",
-)
-WEEKDAYS_IT = ("lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
-DRAFT_MARK = "BOZZA — turno in corso"
+DRAFT_MARK = gettext_lazy("BOZZA — turno in corso")
 
 
 def date_it(day: dt.date | None, *, weekday: bool = False) -> str:
-    """``4 settembre 2026`` (``venerdì 4 settembre 2026`` with ``weekday``)."""
-    if day is None:
-        return "—"
-    text = f"{day.day} {MONTHS_IT[day.month - 1]} {day.year}"
-    return f"{WEEKDAYS_IT[day.weekday()]} {text}" if weekday else text
+    """``4 settembre 2026`` (``venerdì 4 settembre 2026`` with ``weekday``), in the active
+    language: see :func:`scoring.formatting.date_long`."""
+    return formatting.date_long(day, weekday=weekday)
 
 
-def short_date(day: dt.date | None) -> str:
-    return "—" if day is None else f"{day:%d/%m/%Y}"
-
-
-def local_datetime(moment: dt.datetime | None) -> str:
-    """``22/11/2026 alle 18:51`` in the club's time zone."""
-    if moment is None:
-        return "—"
-    if timezone.is_aware(moment):
-        moment = timezone.localtime(moment)
-    return f"{moment:%d/%m/%Y} alle {moment:%H:%M}"
+short_date = formatting.date_short
+local_datetime = formatting.moment
 
 
 def now() -> dt.datetime:
     return timezone.localtime(timezone.now())
-
-
-def dec2(value: Decimal | None) -> str:
-    """A ratio or league points as the club writes them: two decimals, ``-0.43``."""
-    if value is None:
-        return "—"
-    return f"{Decimal(value).quantize(Decimal('0.01'))}"
-
-
-def signed(value: int | Decimal) -> str:
-    """A title value or a penalità with its sign: ``+1``, ``+0.3``, ``-5``."""
-    if isinstance(value, Decimal):
-        text = format(value.normalize(), "f")
-        return text if value < 0 else f"+{text}"
-    return f"{value:+d}"
 
 
 def series_text(code: str, labels: Mapping[str, str] | None) -> str:
@@ -81,13 +42,20 @@ def series_text(code: str, labels: Mapping[str, str] | None) -> str:
 
 def verbale_title(v: Verbale) -> str:
     """``Verbale di Turno n. 3``; a turno in corso has no number yet."""
-    return f"Verbale di Turno n. {v.verbale_number}" if v.verbale_number else "Verbale di Turno"
+    if v.verbale_number:
+        return _("Verbale di Turno n. %(n)s") % {"n": v.verbale_number}
+    return _("Verbale di Turno")
 
 
 def verbale_doc_id(v: Verbale) -> str:
     """The running footer: ``Verbale n. 3 · 2026-27 · 20/11/2026 turno 1``."""
-    head = f"Verbale n. {v.verbale_number}" if v.verbale_number else "Bozza di verbale"
-    return f"{head} · {v.season} · {short_date(v.date)} turno {v.number}"
+    head = (
+        _("Verbale n. %(n)s") % {"n": v.verbale_number}
+        if v.verbale_number
+        else _("Bozza di verbale")
+    )
+    when = _("%(date)s turno %(n)s") % {"date": short_date(v.date), "n": v.number}
+    return f"{head} · {v.season} · {when}"
 
 
 def verbale_basename(v: Verbale) -> str:

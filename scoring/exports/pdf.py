@@ -15,27 +15,18 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
-from scoring.exports import (
-    DRAFT_MARK,
-    date_it,
-    dec2,
-    local_datetime,
-    now,
-    series_text,
-    short_date,
-    signed,
-    verbale_doc_id,
-)
+from scoring import formatting
+from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
 from scoring.verbale import TITLE_LABELS, TITLE_SHORT, ClassificaRow, Verbale
 
 # where static/css/print.css loads the DejaVu fonts from (fontconfig's DejaVu is the fallback)
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
-RED_SYMBOLS = {"♥", "♦"}
-SYMBOLS = {"♠", "♥", "♦", "♣"}
+PDF_VARIANT = "pdf/ua-1"  # accessible, tagged PDF (WeasyPrint >= 63)
 # Titles shown as their own columns in the Classifica (the Scudetti have their own column).
 CLASSIFICA_TITLES = tuple(c for c in TITLE_LABELS if c != "SCUDETTO")
 
@@ -72,14 +63,10 @@ def render_pdf(template: str, context: Mapping[str, Any]) -> bytes:
     html = render_to_string(template, dict(context))
     stylesheet = CSS(filename=str(css_path), font_config=fonts, url_fetcher=fetcher)
     document = HTML(string=html, base_url=css_path.parent.as_uri() + "/", url_fetcher=fetcher)
-    return document.write_pdf(stylesheets=[stylesheet], font_config=fonts)
-
-
-def _label_parts(label: str) -> tuple[str, str]:
-    """``N♥`` -> (``N``, ``♥``): the suit symbol is printed apart (red for ♥ ♦)."""
-    if label and label[-1] in SYMBOLS:
-        return label[:-1], label[-1]
-    return label, ""
+    # PDF/UA-1: tagged (headings, tables, reading order), the title and language in the metadata
+    return document.write_pdf(
+        stylesheets=[stylesheet], font_config=fonts, pdf_variant=PDF_VARIANT, pdf_tags=True
+    )
 
 
 def verbale_context(
@@ -88,12 +75,13 @@ def verbale_context(
     series_labels: Mapping[str, str] | None = None,
     generated_at: dt.datetime | None = None,
 ) -> dict[str, Any]:
-    """What the Verbale template prints, every value taken from ``v`` and only formatted."""
+    """What the Verbale template prints, every value taken from ``v`` and only formatted
+    (numbers, dates and games by :mod:`scoring.formatting`, as on the web and in the workbook)."""
     names = v.players
     rows: list[dict[str, Any]] = []
     games: dict[str, str] = {}
     for row in v.rows:
-        label, symbol = _label_parts(row.game_label)
+        label, suit = formatting.game_parts(row.game)
         if row.game_name.casefold() != row.game_label.casefold():
             games.setdefault(row.game_label, row.game_name)
         cells = []
@@ -103,13 +91,20 @@ def verbale_context(
                 marks.append("S")
             if row.cappotto == name:
                 marks.append("C")
-            cells.append({"count": cell.count, "points": cell.points, "marks": "".join(marks)})
+            cells.append(
+                {
+                    "count": cell.count,
+                    "points": formatting.points(cell.points),
+                    "sign": (cell.points > 0) - (cell.points < 0),
+                    "marks": "".join(marks),
+                }
+            )
         rows.append(
             {
                 "number": row.number,
                 "label": label,
-                "symbol": symbol,
-                "symbol_red": symbol in RED_SYMBOLS,
+                "symbol": formatting.SUIT_SYMBOLS.get(suit, ""),
+                "symbol_red": suit in formatting.RED_SUITS,
                 "trump_symbol": row.trump_symbol,
                 "trump_red": row.trump_red,
                 "dealer": row.dealer,
@@ -121,51 +116,65 @@ def verbale_context(
     blank = [] if v.closed else list(range(len(v.rows) + 1, v.smazzate_total + 1))
     results = [
         {
-            "place": s.place or "—",
+            "place": formatting.place(s.place),
+            "spareggio": s.spareggio,
             "player": s.player,
-            "smazzate_points": s.smazzate_points,
-            "penalty": s.penalty,
-            "total": s.total,
-            "ratio": dec2(s.ratio),
-            "titles": [(label, signed(value)) for _code, label, value in s.titles],
-            "league_points": dec2(s.league_points),
+            "total": formatting.points(s.total),
+            "ratio": formatting.ratio(s.ratio),
+            "titles": [(label, formatting.title_value(value)) for _code, label, value in s.titles],
+            "league_points": formatting.league(s.league_points),
             "series_before": series_text(s.series_before, series_labels),
             "series_after": series_text(s.series_after, series_labels),
             "moved": bool(s.series_before and s.series_after != s.series_before),
         }
         for s in v.by_place
     ]
+    n = len(v.seats)
     return {
         "v": v,
         "draft_mark": "" if v.closed else DRAFT_MARK,
-        "landscape": len(v.seats) >= 6,
+        "landscape": n >= 6,
+        "size": f"n{n}",
         "players": [
             {"name": s.player, "seat": s.position + 1, "first_dealer": s.player == v.first_dealer}
             for s in v.seats
         ],
         "rows": rows,
         "blank_rows": blank,
-        "blank_cells": range(len(v.seats)),
-        "seats": v.seats,
+        "blank_cells": range(n),
+        "sums": [
+            {
+                "smazzate": formatting.points(s.smazzate_points),
+                "penalty": formatting.points(s.penalty),
+                "penalty_zero": not s.penalty,
+                "total": formatting.points(s.total),
+                "place": formatting.place(s.place),
+                "spareggio": s.spareggio,
+            }
+            for s in v.seats
+        ],
         "results": results,
+        "spareggio_note": formatting.SPAREGGIO if v.spareggio else "",
         "penalties": [
             {
                 "player": p.player,
-                "points": signed(p.points),
+                "points": formatting.points(p.points),
                 "article": p.article,
                 "reason": p.reason,
             }
             for p in v.penalties
         ],
         "sanctions": v.sanctions,
+        "reopens": [
+            {"at": formatting.moment(r.at), "user": r.user, "reason": r.reason} for r in v.reopens
+        ],
         "games": sorted(games.items(), key=lambda kv: kv[0]),
-        "has_scazzata": any(r.scazzata for r in v.rows),
-        "has_cappotto": any(r.cappotto for r in v.rows),
-        "date_long": date_it(v.date, weekday=True),
-        "date_short": short_date(v.date),
-        "closed_at": local_datetime(v.closed_at),
-        "generated": local_datetime(generated_at or now()),
+        "date_long": formatting.date_long(v.date),
+        "date_short": formatting.date_short(v.date),
+        "closed_at": formatting.moment(v.closed_at),
+        "generated": formatting.moment(generated_at or now()),
         "doc_id": verbale_doc_id(v),
+        "title": verbale_title(v),
     }
 
 
@@ -192,24 +201,24 @@ def classifica_context(
     return {
         "club": club if club is not None else settings.CLUB_NAME,
         "season": season_name,
-        "last_date": date_it(last_date, weekday=True) if last_date else "",
+        "last_date": formatting.date_long(last_date) if last_date else "",
         "titles": titles,
         "rows": [
             {
                 "place": r.place,
                 "player": r.player,
                 "series": r.series_label,
-                "score": dec2(r.score),
+                "score": formatting.score(r.score),
                 "turni": r.turni,
                 "absences": r.absences,
                 "scudetti": r.scudetti,
-                "average": dec2(r.average),
+                "average": formatting.score(r.average),
                 "counts": [r.titles.get(code, 0) for code in CLASSIFICA_TITLES],
             }
             for r in rows
         ],
-        "generated": local_datetime(generated_at or now()),
-        "doc_id": f"Classifica Generale · {season_name}",
+        "generated": formatting.moment(generated_at or now()),
+        "doc_id": f"{_('Classifica Generale')} · {season_name}",
     }
 
 

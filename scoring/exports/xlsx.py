@@ -1,333 +1,379 @@
-"""Excel workbooks (openpyxl) of the Verbale di Turno and of the Classifica Generale.
+"""Excel workbooks (XlsxWriter) of the Verbale di Turno and of the Classifica Generale.
 
 The Verbale's totals are Excel formulas (``=SUM`` of the player's points plus the penalità cell),
-so the segretario can audit them; every other number is the engine's stored value.
+so the segretario can audit them, and each formula carries its computed value too, so that
+viewers that do not compute formulas (phone previews, mail attachments) show the total.
+Every other number is the engine's stored value.
+
+Every text that a user typed (names, reasons, articles, the season and the table) is written as
+a string cell, never as a formula: a member named ``=HYPERLINK(...)`` stays a name
+(``strings_to_formulas`` is off and texts go through ``write_string``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from io import BytesIO
+from typing import Any
 
 from django.conf import settings
-from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-from openpyxl.utils import get_column_letter
-from openpyxl.worksheet.worksheet import Worksheet
+from django.utils.translation import gettext as _
+from xlsxwriter import Workbook
+from xlsxwriter.format import Format
+from xlsxwriter.worksheet import Worksheet
 
-from scoring.exports import (
-    DRAFT_MARK,
-    date_it,
-    local_datetime,
-    now,
-    series_text,
-    signed,
-    verbale_doc_id,
-    verbale_title,
-)
+from scoring import formatting
+from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
 from scoring.verbale import TITLE_LABELS, ClassificaRow, Verbale
 
-GREEN = "0B5D3B"
-RED = "C0262D"
-TINT = PatternFill("solid", fgColor="E8F3EE")
-GREY = PatternFill("solid", fgColor="F4F6F8")
-THIN = Side(style="thin", color="9AA3AD")
-THICK = Side(style="medium", color="333333")
-BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
-BOLD = Font(bold=True)
-LABEL = Font(color="555555")
-TITLE = Font(bold=True, size=16)
-CLUB = Font(bold=True, size=11, color=GREEN)
-CENTER = Alignment(horizontal="center", vertical="center", wrap_text=True)
-RIGHT = Alignment(horizontal="right", vertical="center")
-LEFT_WRAP = Alignment(horizontal="left", vertical="top", wrap_text=True)
+GREEN = "#0B5D3B"
+RED = "#C0262D"
+TINT = "#E8F3EE"
+GREY = "#F4F6F8"
+THIN = "#9AA3AD"
+MUTED = "#555555"
 POINTS_FORMAT = "0;[Red]-0;0"
 DEC_FORMAT = "0.00"
 DATE_FORMAT = "DD/MM/YYYY"
-
-# the grid's fixed columns, before two columns (count, points) per player
-FIXED = ("N.", "Gioco", "Briscola", "Mazziere", "Chiamante", "Obbligata", "Scazzata", "Cappotto")
-FIXED_WIDTHS = (5, 11, 9, 18, 18, 10, 9, 16)
-FIRST_PLAYER_COL = len(FIXED) + 1
-LEGEND = (
-    "Legenda: S = scazzata del chiamante · Cappotto = il giocatore che l'ha fatto · "
-    "n. = carte, prese o cuori contati per il gioco · Totale = somma dei punti + penalità"
-)
-
-
 FONT_NAME = "Arial"  # Liberation Sans where Arial is missing: same metrics
 BASE_SIZE = 10
+WORKBOOK_OPTIONS = {
+    "in_memory": True,
+    "strings_to_formulas": False,  # user text is never a formula (OWASP CSV/formula injection)
+    "strings_to_urls": False,
+    "strings_to_numbers": False,
+}
+
+# the grid's fixed columns, before two columns (count, points) per player
+FIXED_WIDTHS = (5, 11, 9, 18, 18, 10, 9, 16)
+FIRST_PLAYER_COL = len(FIXED_WIDTHS) + 1
 
 
-def _save(wb: Workbook) -> bytes:
-    """The workbook as bytes, every cell in one sans-serif face (Excel and LibreOffice alike)."""
-    for ws in wb.worksheets:
-        for row in ws.iter_rows():
-            for cell in row:
-                f = cell.font
-                size = f.sz if f.sz and f.sz != 11 else BASE_SIZE
-                cell.font = Font(name=FONT_NAME, sz=size, b=f.b, i=f.i, color=f.color)
-    out = BytesIO()
-    wb.save(out)
-    return out.getvalue()
+def fixed_headers() -> tuple[str, ...]:
+    return (
+        _("N."),
+        _("Gioco"),
+        _("Briscola"),
+        _("Mazziere"),
+        _("Chiamante"),
+        _("Obbligata"),
+        _("Scazzata"),
+        _("Cappotto"),
+    )
 
 
-def _print_setup(ws: Worksheet, *, landscape: bool, title_rows: str | None, footer: str) -> None:
-    ws.page_setup.paperSize = ws.PAPERSIZE_A4
-    ws.page_setup.orientation = "landscape" if landscape else "portrait"
-    ws.page_setup.fitToWidth = 1
-    ws.page_setup.fitToHeight = 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.print_options.horizontalCentered = True
-    ws.page_margins.left = ws.page_margins.right = 0.4
-    ws.page_margins.top = 0.5
-    ws.page_margins.bottom = 0.6
-    if title_rows:
-        ws.print_title_rows = title_rows
-    ws.oddFooter.left.text = footer
-    ws.oddFooter.left.size = 8
-    ws.oddFooter.right.text = "pagina &P di &N"
-    ws.oddFooter.right.size = 8
+class Sheet:
+    """A worksheet addressed 1-based (row, column) like the printed grid, with cached formats.
+
+    Texts go through ``write_string``, numbers through ``write_number``: nothing is guessed.
+    """
+
+    def __init__(self, wb: Workbook, ws: Worksheet) -> None:
+        self.wb, self.ws = wb, ws
+        self._formats: dict[tuple, Format] = {}
+
+    def fmt(self, **props: Any) -> Format:
+        props = {"font_name": FONT_NAME, "font_size": BASE_SIZE, "valign": "vcenter", **props}
+        key = tuple(sorted(props.items()))
+        if key not in self._formats:
+            self._formats[key] = self.wb.add_format(props)
+        return self._formats[key]
+
+    def put(self, row: int, col: int, value: Any, **style: Any) -> None:
+        f = self.fmt(**style)
+        r, c = row - 1, col - 1
+        if value is None or value == "":
+            self.ws.write_blank(r, c, None, f)
+        elif isinstance(value, bool):
+            self.ws.write_boolean(r, c, value, f)
+        elif isinstance(value, (int, float, Decimal)):
+            self.ws.write_number(r, c, float(value) if isinstance(value, Decimal) else value, f)
+        elif isinstance(value, dt.date):
+            self.ws.write_datetime(r, c, value, f)
+        else:
+            self.ws.write_string(r, c, str(value), f)
+
+    def formula(self, row: int, col: int, formula: str, value: int, **style: Any) -> None:
+        """A formula with its computed value cached, for viewers that do not calculate."""
+        self.ws.write_formula(row - 1, col - 1, formula, self.fmt(**style), value)
+
+    def merge(self, row: int, col: int, last_row: int, last_col: int, value: Any, **style) -> None:
+        f = self.fmt(**style)
+        self.ws.merge_range(row - 1, col - 1, last_row - 1, last_col - 1, None, f)
+        self.put(row, col, value, **style)
+
+    def width(self, col: int, width: float) -> None:
+        self.ws.set_column(col - 1, col - 1, width)
+
+    def height(self, row: int, height: float) -> None:
+        self.ws.set_row(row - 1, height)
 
 
-def _fact(ws: Worksheet, row: int, label: str, value: object, *, fmt: str | None = None) -> None:
-    ws.cell(row, 1, label).font = LABEL
-    cell = ws.cell(row, 4, value)
-    cell.font = BOLD
-    cell.alignment = Alignment(horizontal="left")
+def col_letter(col: int) -> str:
+    """1 -> ``A``, 27 -> ``AA``."""
+    text = ""
+    while col:
+        col, rem = divmod(col - 1, 26)
+        text = chr(65 + rem) + text
+    return text
+
+
+def _print_setup(s: Sheet, *, landscape: bool, title_rows: tuple[int, int], footer: str) -> None:
+    ws = s.ws
+    ws.set_paper(9)  # A4
+    if landscape:
+        ws.set_landscape()
+    else:
+        ws.set_portrait()
+    ws.fit_to_pages(1, 0)
+    ws.center_horizontally()
+    ws.set_margins(left=0.4, right=0.4, top=0.5, bottom=0.6)
+    ws.repeat_rows(title_rows[0] - 1, title_rows[1] - 1)
+    page = _("pagina &P di &N")
+    ws.set_footer(f"&L&8{footer.replace('&', '&&')}&R&8{page}")
+
+
+def _fact(s: Sheet, row: int, label: str, value: object, *, fmt: str | None = None) -> None:
+    s.merge(row, 1, row, 3, label, font_color=MUTED)
+    style: dict[str, Any] = {"bold": True, "align": "left"}
     if fmt:
-        cell.number_format = fmt
-    ws.merge_cells(start_row=row, start_column=1, end_row=row, end_column=3)
+        style["num_format"] = fmt
+    s.put(row, 4, value, **style)
 
 
 def _write_verbale(
-    ws: Worksheet,
+    s: Sheet,
     v: Verbale,
     *,
     series_labels: Mapping[str, str] | None,
     generated: str,
 ) -> None:
+    fixed = fixed_headers()
     n = len(v.seats)
-    last_col = len(FIXED) + 2 * n
-    ws.cell(1, 1, v.club).font = CLUB
-    title = ws.cell(2, 1, verbale_title(v))
-    title.font = TITLE
+    last_col = len(fixed) + 2 * n
+    s.put(1, 1, v.club, bold=True, font_size=11, font_color=GREEN)
+    s.put(2, 1, verbale_title(v), bold=True, font_size=16)
     if not v.closed:
-        ws.cell(2, 6, DRAFT_MARK).font = Font(bold=True, size=12, color=RED)
-    _fact(ws, 3, "Stagione", v.season)
-    _fact(ws, 4, "Data", v.date, fmt=DATE_FORMAT)
-    ws.cell(4, 6, date_it(v.date, weekday=True)).font = LABEL
-    _fact(ws, 5, "Turno n.", v.number)
+        s.put(2, 6, str(DRAFT_MARK), bold=True, font_size=12, font_color=RED)
+    _fact(s, 3, _("Stagione"), v.season)
+    _fact(s, 4, _("Data"), v.date, fmt=DATE_FORMAT)
+    s.put(4, 6, formatting.date_long(v.date), font_color=MUTED)
+    _fact(s, 5, _("Turno n."), v.number)
     if v.table:
-        ws.cell(5, 6, f"tavolo {v.table}").font = LABEL
-    _fact(ws, 6, "Primo mazziere", v.first_dealer)
-    _fact(ws, 7, "Segretario", v.segretario or "")
-    seating = " · ".join(f"{s.position + 1}. {s.player}" for s in v.seats)
-    _fact(ws, 8, "Giocatori (posto)", seating)
+        s.put(5, 6, _("tavolo %(t)s") % {"t": v.table}, font_color=MUTED)
+    _fact(s, 6, _("Primo mazziere"), v.first_dealer)
+    _fact(s, 7, _("Segretario"), v.segretario or "")
+    seating = " · ".join(f"{seat.position + 1}. {seat.player}" for seat in v.seats)
+    _fact(s, 8, _("Giocatori (posto)"), seating)
 
     head, sub = 10, 11
-    for col, text in enumerate(FIXED, start=1):
-        c = ws.cell(head, col, text)
-        ws.merge_cells(start_row=head, start_column=col, end_row=sub, end_column=col)
+    header = {"bold": True, "bg_color": TINT, "align": "center", "text_wrap": True, "border": 1}
+    header["border_color"] = THIN
+    for col, text in enumerate(fixed, start=1):
+        s.merge(head, col, sub, col, text, **header)
     for i, seat in enumerate(v.seats):
         col = FIRST_PLAYER_COL + 2 * i
-        ws.cell(head, col, f"{seat.position + 1}. {seat.player}")
-        ws.merge_cells(start_row=head, start_column=col, end_row=head, end_column=col + 1)
-        ws.cell(sub, col, "n.")
-        ws.cell(sub, col + 1, "punti")
-    for row in (head, sub):
-        for col in range(1, last_col + 1):
-            c = ws.cell(row, col)
-            c.font = BOLD
-            c.fill = TINT
-            c.alignment = CENTER
-            c.border = BOX
-    ws.row_dimensions[head].height = 30
+        s.merge(head, col, head, col + 1, f"{seat.position + 1}. {seat.player}", **header)
+        s.put(sub, col, _("n."), **header)
+        s.put(sub, col + 1, _("punti"), **header)
+    s.height(head, 30)
 
     first = sub + 1
     r = first
-    for row in v.rows:
+    box = {"border": 1, "border_color": THIN}
+    for k, row in enumerate(v.rows):
+        fill = {"bg_color": GREY} if k % 2 else {}
         trump = f"{row.trump_symbol} {row.trump}" if row.trump else ""
-        values = (
-            row.number,
-            row.game_label,
-            trump,
-            row.dealer,
-            row.caller,
-            "obbligata" if row.forced else "",
-            "S" if row.scazzata else "",
-            row.cappotto or "",
-        )
-        for col, value in enumerate(values, start=1):
-            cell = ws.cell(r, col, value)
-            cell.border = BOX
-        ws.cell(r, 2).font = BOLD
-        if row.trump_red:
-            ws.cell(r, 3).font = Font(color=RED, bold=True)
-        if row.game_label.endswith("♥"):
-            ws.cell(r, 2).font = Font(bold=True, color=RED)
-        for col in (1, 3, 6, 7):
-            ws.cell(r, col).alignment = Alignment(horizontal="center")
-        if row.scazzata:
-            ws.cell(r, 7).font = Font(bold=True, color=RED)
-        if row.cappotto:
-            ws.cell(r, 8).font = Font(bold=True, color=RED)
-        for i, cell_value in enumerate(row.cells):
+        red_game = {"font_color": RED} if row.game_label.endswith(("♥", "♦")) else {}
+        red_trump = {"font_color": RED, "bold": True} if row.trump_red else {}
+        s.put(r, 1, row.number, align="center", **box, **fill)
+        s.put(r, 2, row.game_label, bold=True, **red_game, **box, **fill)
+        s.put(r, 3, trump, align="center", **red_trump, **box, **fill)
+        s.put(r, 4, row.dealer, **box, **fill)
+        s.put(r, 5, row.caller, **box, **fill)
+        s.put(r, 6, _("obbligata") if row.forced else "", align="center", **box, **fill)
+        mark = {"bold": True, "font_color": RED}
+        s.put(r, 7, "S" if row.scazzata else "", align="center", **box, **fill, **mark)
+        s.put(r, 8, row.cappotto or "", **box, **fill, **mark)
+        for i, cell in enumerate(row.cells):
             col = FIRST_PLAYER_COL + 2 * i
-            count = ws.cell(r, col, cell_value.count)
-            count.font = Font(color="666666")
-            count.alignment = Alignment(horizontal="center")
-            pts = ws.cell(r, col + 1, cell_value.points)
-            pts.number_format = POINTS_FORMAT
-            count.border = pts.border = BOX
-        if (r - first) % 2:
-            for col in range(1, last_col + 1):
-                ws.cell(r, col).fill = GREY
+            s.put(r, col, cell.count, font_color="#666666", align="center", **box, **fill)
+            s.put(r, col + 1, cell.points, num_format=POINTS_FORMAT, **box, **fill)
         r += 1
     last = r - 1
 
     def summary(label: str, *, bold: bool = False) -> int:
         nonlocal r
-        cell = ws.cell(r, 1, label)
-        cell.font = Font(bold=bold)
-        cell.alignment = RIGHT
-        ws.merge_cells(start_row=r, start_column=1, end_row=r, end_column=len(FIXED))
-        for col in range(1, last_col + 1):
-            ws.cell(r, col).border = BOX
+        s.merge(r, 1, r, len(fixed), label, bold=bold, align="right", **box)
         r += 1
         return r - 1
 
-    pen_row = summary("Penalità")
+    pen_row = summary(_("Penalità"))
     for i, seat in enumerate(v.seats):
-        c = ws.cell(pen_row, FIRST_PLAYER_COL + 2 * i + 1, seat.penalty)
-        c.number_format = POINTS_FORMAT
-    tot_row = summary("Totale del turno (somma delle smazzate + penalità)", bold=True)
-    for i, _seat in enumerate(v.seats):
-        letter = get_column_letter(FIRST_PLAYER_COL + 2 * i + 1)
-        rng = f"{letter}{first}:{letter}{last}" if last >= first else f"{letter}{pen_row}"
-        formula = f"=SUM({rng})+{letter}{pen_row}" if last >= first else f"={letter}{pen_row}"
-        c = ws.cell(tot_row, FIRST_PLAYER_COL + 2 * i + 1, formula)
-        c.number_format = POINTS_FORMAT
-        c.font = Font(bold=True, size=12)
-    for col in range(1, last_col + 1):
-        ws.cell(tot_row, col).fill = TINT
-        ws.cell(tot_row, col).border = Border(left=THIN, right=THIN, top=THICK, bottom=THICK)
-    place_row = summary("Posto")
-    ratio_row = summary("Rapporto")
-    league_row = summary("Punti classifica", bold=True)
-    titles_row = summary("Titoli")
-    before_row = summary("Serie prima del turno")
-    after_row = summary("Serie dopo il turno")
+        col = FIRST_PLAYER_COL + 2 * i
+        s.put(pen_row, col, "", **box)
+        s.put(pen_row, col + 1, seat.penalty, num_format=POINTS_FORMAT, **box)
+    tot_row = r
+    s.merge(
+        r, 1, r, len(fixed), _("Totale del turno (somma delle smazzate + penalità)"),
+        bold=True, align="right", bg_color=TINT, border=1, top=2, bottom=2,
+    )  # fmt: skip
+    r += 1
+    total_style = {"bold": True, "font_size": 12, "bg_color": TINT, "border": 1, "top": 2}
+    total_style |= {"bottom": 2, "num_format": POINTS_FORMAT}
+    for i, seat in enumerate(v.seats):
+        col = FIRST_PLAYER_COL + 2 * i
+        letter = col_letter(col + 1)
+        if last >= first:
+            formula = f"=SUM({letter}{first}:{letter}{last})+{letter}{pen_row}"
+        else:
+            formula = f"={letter}{pen_row}"
+        s.put(tot_row, col, "", **total_style)
+        s.formula(tot_row, col + 1, formula, seat.total, **total_style)
+    place_row = summary(_("Posto"))
+    ratio_row = summary(_("Rapporto"))
+    league_row = summary(str(formatting.LEAGUE_POINTS), bold=True)
+    titles_row = summary(_("Titoli"))
+    before_row = summary(_("Serie prima del turno"))
+    after_row = summary(_("Serie dopo il turno"))
+    note_row = summary(_("Spareggio")) if v.spareggio else None
+    wrap = {"align": "center", "text_wrap": True, **box}
     for i, seat in enumerate(v.seats):
         col = FIRST_PLAYER_COL + 2 * i + 1
-        ws.cell(place_row, col, seat.place).alignment = RIGHT
-        ws.cell(ratio_row, col, seat.ratio).number_format = DEC_FORMAT
-        lp = ws.cell(league_row, col, seat.league_points)
-        lp.number_format = DEC_FORMAT
-        lp.font = BOLD
-        text_cells = (
-            (titles_row, ", ".join(f"{label} {signed(value)}" for _c, label, value in seat.titles)),
+        s.put(place_row, col - 1, "", **box)
+        s.put(place_row, col, seat.place, align="right", **box)
+        s.put(ratio_row, col - 1, "", **box)
+        s.put(ratio_row, col, seat.ratio, num_format=DEC_FORMAT, **box)
+        s.put(league_row, col - 1, "", **box)
+        s.put(league_row, col, seat.league_points, num_format=DEC_FORMAT, bold=True, **box)
+        titles = ", ".join(
+            f"{label} {formatting.title_value(value)}" for _c, label, value in seat.titles
+        )
+        texts = [
+            (titles_row, titles),
             (before_row, series_text(seat.series_before, series_labels)),
             (after_row, series_text(seat.series_after, series_labels)),
-        )
-        for tr, text in text_cells:
-            c = ws.cell(tr, col - 1, text if text != "—" else "")
-            c.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-            ws.merge_cells(start_row=tr, start_column=col - 1, end_row=tr, end_column=col)
-    if any(s.titles for s in v.seats):
-        ws.row_dimensions[titles_row].height = 28
+        ]
+        if note_row:
+            texts.append((note_row, seat.place_text if seat.spareggio else ""))
+        for tr, text in texts:
+            s.merge(tr, col - 1, tr, col, text if text != formatting.DASH else "", **wrap)
+    if any(seat.titles for seat in v.seats):
+        s.height(titles_row, 28)
+    if note_row:
+        s.height(note_row, 28)
 
     r += 1
-    ws.cell(r, 1, "Penalità").font = Font(bold=True, size=12, color=GREEN)
+    section = {"bold": True, "font_size": 12, "font_color": GREEN}
+    if v.reopens:
+        s.put(r, 1, _("Riaperture"), **section)
+        r += 1
+        for reopen in v.reopens:
+            text = _("Riaperto il %(at)s da %(user)s: %(reason)s") % {
+                "at": formatting.moment(reopen.at),
+                "user": reopen.user or formatting.DASH,
+                "reason": reopen.reason,
+            }
+            s.put(r, 1, text)
+            r += 1
+        r += 1
+    s.put(r, 1, _("Penalità"), **section)
     r += 1
     if v.penalties:
-        for col, text in ((4, "Giocatore"), (5, "Punti"), (6, "Articolo"), (7, "Motivo")):
-            c = ws.cell(r, col, text)
-            c.font = BOLD
-            c.fill = TINT
-            c.alignment = Alignment(horizontal="center" if col == 5 else "left")
+        head_style = {"bold": True, "bg_color": TINT}
+        s.put(r, 4, _("Giocatore"), **head_style)
+        s.put(r, 5, _("Punti"), align="center", **head_style)
+        s.put(r, 6, _("Articolo"), **head_style)
+        s.put(r, 7, _("Motivo"), **head_style)
         r += 1
         for p in v.penalties:
-            ws.cell(r, 4, p.player)
-            points = ws.cell(r, 5, p.points)
-            points.number_format = POINTS_FORMAT
-            points.alignment = Alignment(horizontal="center")
-            ws.cell(r, 6, f"art. {p.article}")
-            ws.cell(r, 7, p.reason)
+            s.put(r, 4, p.player)
+            s.put(r, 5, p.points, num_format=POINTS_FORMAT, align="center")
+            s.put(r, 6, _("art. %(a)s") % {"a": p.article})
+            s.put(r, 7, p.reason)
             r += 1
     else:
-        ws.cell(r, 4, "Nessuna penalità.").font = Font(italic=True, color="555555")
+        s.put(r, 4, _("Nessuna penalità."), italic=True, font_color=MUTED)
         r += 1
     if v.sanctions:
         r += 1
-        ws.cell(r, 1, "Retrocessioni per contatore").font = Font(bold=True, size=12, color=GREEN)
+        s.put(r, 1, _("Retrocessioni per contatore"), **section)
         r += 1
-        for s in v.sanctions:
-            ws.cell(r, 4, s.player)
-            ws.cell(r, 7, s.reason)
+        for sanction in v.sanctions:
+            s.put(r, 4, sanction.player)
+            s.put(r, 7, sanction.reason)
             r += 1
 
     r += 1
-    ws.cell(r, 1, LEGEND).font = Font(size=8, color="555555")
+    legend = _(
+        "Legenda: S = scazzata del chiamante · Cappotto = il giocatore che l'ha fatto · "
+        "n. = carte, prese o cuori contati per il gioco · Totale = somma dei punti + penalità"
+    )
+    s.put(r, 1, legend, font_size=9, font_color=MUTED)
     r += 1
     if v.closed:
-        ws.cell(r, 1, f"Turno chiuso il {local_datetime(v.closed_at)}.")
+        s.put(r, 1, _("Turno chiuso il %(when)s.") % {"when": formatting.moment(v.closed_at)})
     else:
-        ws.cell(r, 1, f"{DRAFT_MARK}: documento provvisorio.").font = Font(bold=True, color=RED)
-    ws.cell(r, 6, f"Generato il {generated}").font = Font(size=8, color="555555")
+        draft = _("%(mark)s: documento provvisorio.") % {"mark": DRAFT_MARK}
+        s.put(r, 1, draft, bold=True, font_color=RED)
+    s.put(r, 6, _("Generato il %(when)s") % {"when": generated}, font_size=9, font_color=MUTED)
     r += 2
-    ws.cell(r, 1, "Il segretario").font = LABEL
-    ws.cell(r, 4, v.segretario or "").font = BOLD
-    ws.cell(r, 6, "Firma").font = LABEL
-    ws.cell(r, 6).alignment = RIGHT
+    s.put(r, 1, _("Il segretario"), font_color=MUTED)
+    s.put(r, 4, v.segretario or "", bold=True)
+    s.put(r, 6, _("Firma"), font_color=MUTED, align="right")
     for col in range(7, max(last_col, 10) + 1):
-        ws.cell(r, col).border = Border(bottom=Side(style="thin", color="111111"))
-    ws.row_dimensions[r].height = 24
+        s.put(r, col, "", bottom=1)
+    s.height(r, 24)
 
     for col, width in enumerate(FIXED_WIDTHS, start=1):
-        ws.column_dimensions[get_column_letter(col)].width = width
+        s.width(col, width)
     for i, seat in enumerate(v.seats):
         col = FIRST_PLAYER_COL + 2 * i
-        ws.column_dimensions[get_column_letter(col)].width = 4.5
-        ws.column_dimensions[get_column_letter(col + 1)].width = max(9, len(seat.player) * 0.6)
-    ws.freeze_panes = ws.cell(first, FIRST_PLAYER_COL)
-    _print_setup(ws, landscape=n >= 5, title_rows=f"{head}:{sub}", footer=verbale_doc_id(v))
+        s.width(col, 4.5)
+        s.width(col + 1, max(9, len(seat.player) * 0.6))
+    s.ws.freeze_panes(first - 1, FIRST_PLAYER_COL - 1)
+    _print_setup(s, landscape=n >= 5, title_rows=(head, sub), footer=verbale_doc_id(v))
+
+
+def classifica_headers() -> list[str]:
+    return [
+        _("Pos."),
+        _("Giocatore"),
+        _("Serie"),
+        _("Punti"),
+        _("Turni"),
+        _("Assenze"),
+        _("Scudetti"),
+        _("Media"),
+        *(str(TITLE_LABELS[c]) for c in TITLE_LABELS if c != "SCUDETTO"),
+    ]
 
 
 def _write_classifica(
-    ws: Worksheet,
+    s: Sheet,
     *,
     club: str,
     season_name: str,
     rows: Sequence[ClassificaRow],
     subtitle: str,
 ) -> None:
-    ws.cell(1, 1, club).font = CLUB
-    ws.cell(2, 1, f"Classifica Generale — Campionato {season_name}").font = TITLE
-    ws.cell(3, 1, subtitle).font = LABEL
-    titles = list(TITLE_LABELS)
-    headers = [
-        "Pos.",
-        "Giocatore",
-        "Serie",
-        "Punti",
-        "Turni",
-        "Assenze",
-        "Scudetti",
-        "Media",
-        *(TITLE_LABELS[c] for c in titles if c != "SCUDETTO"),
-    ]
+    s.put(1, 1, club, bold=True, font_size=11, font_color=GREEN)
+    title = _("Classifica Generale — Campionato %(s)s") % {"s": season_name}
+    s.put(2, 1, title, bold=True, font_size=16)
+    s.put(3, 1, subtitle, font_color=MUTED)
+    titles = [c for c in TITLE_LABELS if c != "SCUDETTO"]
+    headers = classifica_headers()
     head = 5
     for col, text in enumerate(headers, start=1):
-        c = ws.cell(head, col, text)
-        c.font = BOLD
-        c.fill = TINT
-        c.alignment = CENTER
-        c.border = BOX
-    ws.row_dimensions[head].height = 42
+        s.put(head, col, text, bold=True, bg_color=TINT, align="center", text_wrap=True, border=1)
+    s.height(head, 42)
     r = head + 1
-    for row in rows:
+    for k, row in enumerate(rows):
+        style: dict[str, Any] = {"border": 1, "border_color": THIN}
+        if k % 2:
+            style["bg_color"] = GREY
         values = [
             row.place,
             row.player,
@@ -337,32 +383,39 @@ def _write_classifica(
             row.absences,
             row.scudetti,
             row.average,
-            *(row.titles.get(c, 0) for c in titles if c != "SCUDETTO"),
+            *(row.titles.get(c, 0) for c in titles),
         ]
         for col, value in enumerate(values, start=1):
-            c = ws.cell(r, col, value)
-            c.border = BOX
-            if (r - head) % 2 == 0:
-                c.fill = GREY
-        ws.cell(r, 2).font = BOLD
-        ws.cell(r, 4).number_format = DEC_FORMAT
-        ws.cell(r, 4).font = BOLD
-        ws.cell(r, 8).number_format = DEC_FORMAT
-        ws.cell(r, 1).alignment = Alignment(horizontal="center")
+            extra: dict[str, Any] = {}
+            if col == 1:
+                extra["align"] = "center"
+            if col in (2, 4):
+                extra["bold"] = True
+            if col in (4, 8):
+                extra["num_format"] = DEC_FORMAT
+            s.put(r, col, value, **style, **extra)
         r += 1
     if not rows:
-        ws.cell(r, 2, "La classifica è vuota: nessun turno chiuso.").font = Font(italic=True)
+        empty = _("La classifica è vuota: nessun turno chiuso.")
+        s.put(r, 2, empty, italic=True)
     widths = [6, max([22, *(len(x.player) + 2 for x in rows)]), 14, 9, 7, 9, 9, 8]
     widths += [15] * (len(headers) - len(widths))
     for col, width in enumerate(widths, start=1):
-        ws.column_dimensions[get_column_letter(col)].width = width
-    ws.freeze_panes = ws.cell(head + 1, 3)
+        s.width(col, width)
+    s.ws.freeze_panes(head, 2)
     _print_setup(
-        ws,
+        s,
         landscape=True,
-        title_rows=f"{head}:{head}",
-        footer=f"Classifica Generale · {season_name}",
+        title_rows=(head, head),
+        footer=f"{_('Classifica Generale')} · {season_name}",
     )
+
+
+def _book(title: str, creator: str) -> tuple[Workbook, BytesIO]:
+    out = BytesIO()
+    wb = Workbook(out, WORKBOOK_OPTIONS)
+    wb.set_properties({"title": title, "author": creator})
+    return wb, out
 
 
 def verbale_xlsx(
@@ -372,23 +425,26 @@ def verbale_xlsx(
     series_labels: Mapping[str, str] | None = None,
     generated_at: dt.datetime | None = None,
 ) -> bytes:
-    """The Verbale di Turno workbook: sheet "Verbale" (totals as formulas) and sheet
-    "Classifica" (the Classifica Generale after the turno's giornata, as given)."""
-    generated = local_datetime(generated_at or now())
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Verbale"
-    _write_verbale(ws, v, series_labels=series_labels, generated=generated)
+    """The Verbale di Turno workbook: sheet "Verbale" (totals as formulas, with their values)
+    and sheet "Classifica" (the Classifica Generale after the turno's giornata, as given)."""
+    generated = formatting.moment(generated_at or now())
+    wb, out = _book(f"{verbale_title(v)} · {v.season}", v.club)
+    _write_verbale(
+        Sheet(wb, wb.add_worksheet("Verbale")), v, series_labels=series_labels, generated=generated
+    )
+    when = _("Dopo la giornata del %(date)s · generata il %(when)s") % {
+        "date": formatting.date_long(v.date, weekday=False),
+        "when": generated,
+    }
     _write_classifica(
-        wb.create_sheet("Classifica"),
+        Sheet(wb, wb.add_worksheet("Classifica")),
         club=v.club,
         season_name=v.season,
         rows=classifica_rows,
-        subtitle=f"Dopo la giornata del {date_it(v.date)} · generata il {generated}",
+        subtitle=when,
     )
-    wb.properties.title = f"{verbale_title(v)} · {v.season}"
-    wb.properties.creator = v.club
-    return _save(wb)
+    wb.close()
+    return out.getvalue()
 
 
 def classifica_xlsx(
@@ -400,18 +456,21 @@ def classifica_xlsx(
     generated_at: dt.datetime | None = None,
 ) -> bytes:
     """The Classifica Generale workbook (one sheet, "Classifica")."""
-    generated = local_datetime(generated_at or now())
-    wb = Workbook()
-    ws = wb.active
-    ws.title = "Classifica"
-    when = f"Aggiornata al {date_it(last_date)}" if last_date else "Nessun turno chiuso"
+    generated = formatting.moment(generated_at or now())
+    club = club if club is not None else settings.CLUB_NAME
+    wb, out = _book(f"{_('Classifica Generale')} · {season_name}", club)
+    if last_date:
+        when = _("Aggiornata al %(date)s") % {
+            "date": formatting.date_long(last_date, weekday=False)
+        }
+    else:
+        when = _("Nessun turno chiuso")
     _write_classifica(
-        ws,
-        club=club if club is not None else settings.CLUB_NAME,
+        Sheet(wb, wb.add_worksheet("Classifica")),
+        club=club,
         season_name=season_name,
         rows=rows,
-        subtitle=f"{when} · generata il {generated}",
+        subtitle=f"{when} · {_('generata il %(when)s') % {'when': generated}}",
     )
-    wb.properties.title = f"Classifica Generale · {season_name}"
-    wb.properties.creator = club if club is not None else settings.CLUB_NAME
-    return _save(wb)
+    wb.close()
+    return out.getvalue()

@@ -7,7 +7,8 @@
     {{ row.series|series_badge:label }}    <span class="series series-A">A</span>
     {{ row.movement|movement }}            ↑2 / ↓1 / =
 
-The functions are plain Python too, so ``scoring.tables`` formats cells with the same code.
+The functions are plain Python too, so ``scoring.tables`` formats cells with the same code; every
+number, date and game goes through :mod:`scoring.formatting`, as in the PDFs and workbooks.
 """
 
 from __future__ import annotations
@@ -16,33 +17,25 @@ from decimal import Decimal
 from typing import Any
 
 from django import template
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring import formatting
 from scoring.rules.ruleset import SUIT_SYMBOLS
 from scoring.verbale import TITLE_LABELS, TITLE_SHORT
 
 register = template.Library()
 
-MINUS = "−"  # U+2212, the typographic minus sign
-RED_SUITS = frozenset({"H", "D"})
+RED_SUITS = formatting.RED_SUITS
 SUIT_NAMES = {
     "S": gettext_lazy("picche"),
     "H": gettext_lazy("cuori"),
     "D": gettext_lazy("quadri"),
     "C": gettext_lazy("fiori"),
 }
-# How the club writes each game on the Verbale; a suit in the code becomes a coloured symbol.
-GAME_TEXT: dict[str, tuple[str, str]] = {  # code -> (text, suit shown after the text)
-    "NQS": ("NQ", "S"),
-    "NH": ("N", "H"),
-    "DOMINO": ("Domino", ""),
-    "SEMPLICE": ("Semplice", ""),
-    "BRISCOLA": ("Briscola", ""),
-}
+GAME_TEXT = formatting.GAME_TEXT
 SERIES_SHORT = {
     "ECC": "Ecc",
     "PROM": "Prom",
@@ -50,30 +43,7 @@ SERIES_SHORT = {
     "2CAT": "2ª Cat",
     "3CAT": "3ª Cat",
 }
-
-
-def format_number(value: Any, places: int | None = None, *, plus: bool = False) -> str:
-    """A number in the current language (``1,03`` in Italian), with a true minus sign.
-
-    ``places`` defaults to 0 for integers and 2 for anything else; ``plus`` writes ``+`` before
-    positive numbers. ``None`` and ``""`` give ``""``.
-    """
-    if value is None or value == "":
-        return ""
-    if not isinstance(value, (int, Decimal)):
-        try:
-            value = Decimal(str(value))
-        except ArithmeticError:
-            return str(value)
-    if places is None:
-        places = 0 if isinstance(value, int) else 2
-    text = number_format(abs(value), decimal_pos=places)
-    rounded = Decimal(value).quantize(Decimal(1).scaleb(-places)) if places else round(value)
-    if rounded < 0:
-        return MINUS + text
-    if rounded > 0 and plus:
-        return "+" + text
-    return text
+format_number = formatting.number
 
 
 @register.filter
@@ -209,3 +179,68 @@ def get_item(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def date_long(day: Any, weekday: bool = True) -> str:
+    """``{{ d|date_long }}``: ``venerdì 20 novembre 2026``; ``{{ d|date_long:False }}`` without
+    the weekday."""
+    return formatting.date_long(day, weekday=weekday)
+
+
+@register.filter
+def date_short(day: Any) -> str:
+    """``{{ d|date_short }}``: ``20/11/2026``."""
+    return formatting.date_short(day)
+
+
+@register.filter
+def moment(value: Any) -> str:
+    """``{{ t|moment }}``: ``21/11/2026 alle 00:05`` in the club's time zone."""
+    return formatting.moment(value)
+
+
+@register.filter
+def bdi(value: Any) -> SafeString:
+    """User text (a name, a reason) isolated from the text around it: ``<bdi>…</bdi>``, so that
+    a right-to-left name or a stray direction mark never reorders the page's own words."""
+    return format_html("<bdi>{}</bdi>", value)
+
+
+@register.filter
+def ratio(value: Any) -> str:
+    """``{{ s.ratio|ratio }}``: ``0,62``, ``−0,43`` (``—`` when missing)."""
+    return formatting.ratio(value)
+
+
+@register.filter
+def league(value: Any) -> str:
+    """``{{ s.league_points|league }}``: ``+1,03``, ``−0,28`` (``—`` when missing)."""
+    return formatting.league(value)
+
+
+@register.filter
+def title_value(value: Any) -> str:
+    """``{{ value|title_value }}``: a title's value, ``+1``, ``+0,3``."""
+    return formatting.title_value(value)
+
+
+@register.simple_tag
+def league_points_label() -> str:
+    """``{% league_points_label %}``: the one name of league points (``Punti classifica``)."""
+    return str(formatting.LEAGUE_POINTS)
+
+
+# The formatting module's functions as filters, unchanged (``—`` when a value is missing):
+# ``{{ d|date_short }}`` 20/11/2026, ``{{ t|moment }}`` 21/11/2026 alle 00:05,
+# ``{{ s.ratio|ratio }}`` 0,62, ``{{ s.league_points|league }}`` +1,03,
+# ``{{ value|title_value }}`` +0,3, ``{{ code|game_text }}`` Domino, NQ♠.
+for _name, _func in (
+    ("date_short", formatting.date_short),
+    ("moment", formatting.moment),
+    ("ratio", formatting.ratio),
+    ("league", formatting.league),
+    ("title_value", formatting.title_value),
+    ("game_text", formatting.game_label),
+):
+    register.filter(_name, _func)

@@ -29,10 +29,13 @@ from scoring.charts import Bar, Line, bar_chart, line_chart
 from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, Result, Season, Seat, Smazzata, Turno
 from scoring.permissions import members_view
-from scoring.selectors import current_season, season_turni, turno_with_everything
+from scoring.rules.ruleset import TITLE_ORDER
+from scoring.selectors import current_season, own_player_id, season_turni, turno_with_everything
+from scoring.services.preview import classifica_header
 from scoring.tables import ClassificaTable, TurniTable
-from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number
-from scoring.verbale import ClassificaRow, classifica, last_closed_date, verbale
+from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
+from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
+from scoring.views import games as game_views
 
 TURNI_PER_PAGE = 25
 CHART_LEADERS = 3
@@ -53,7 +56,9 @@ def _season_from(request: HttpRequest, season_pk: int | None = None) -> Season |
 
 def _season_context(season: Season | None) -> dict[str, Any]:
     """The season picker: every season, and the query string that keeps a non-current one."""
-    seasons = list(Season.objects.only("pk", "name", "is_current").order_by("-name"))
+    seasons = list(
+        Season.objects.only("pk", "name", "is_current", "ruleset_code").order_by("-name")
+    )
     # the season shown without ?stagione= (as selectors.current_season picks it)
     default = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
     keep = ""
@@ -68,13 +73,18 @@ CLASSIFICA_CACHE_SECONDS = 3600
 
 def _classifica_page(request: HttpRequest, season: Season | None) -> HttpResponse:
     ctx = _season_context(season)
+    if season is not None and season.is_generic:  # the game's own standing columns
+        return game_views.classifica_page(request, season, ctx)
     if season is not None:
         rules = season.ruleset
         rows = classifica(season)
+        last_date, backdated = classifica_header(season)
+        me = own_player_id(request)
         table = ClassificaTable(
             rows,
             series_order={code: i for i, code in enumerate(rules.series_codes())},
             link_query=ctx["season_query"],
+            me=me,
         )
         # Rendering 300 members' rows through django-tables2 costs ~0.5 s; the rows cost ~12 ms.
         # The HTML is cached under a hash of everything it shows, so a close or reopen (which
@@ -83,7 +93,14 @@ def _classifica_page(request: HttpRequest, season: Season | None) -> HttpRespons
             "classifica:"
             + hashlib.sha256(
                 repr(
-                    (season.pk, rows, request.GET.get("sort"), get_language(), ctx["season_query"])
+                    (
+                        season.pk,
+                        rows,
+                        request.GET.get("sort"),
+                        get_language(),
+                        ctx["season_query"],
+                        me,
+                    )
                 ).encode()
             ).hexdigest()
         )
@@ -95,8 +112,12 @@ def _classifica_page(request: HttpRequest, season: Season | None) -> HttpRespons
         ctx.update(
             table=table,
             table_html=mark_safe(html),
-            last_date=last_closed_date(season),
+            last_date=last_date,
+            backdated=backdated,
             rows_count=len(rows),
+            title_legend=[
+                (title_short(c), TITLE_LABELS[c]) for c in TITLE_ORDER if c != "SCUDETTO"
+            ],
         )
     return render(request, "scoring/public/classifica.html", ctx)
 
@@ -134,7 +155,9 @@ def serie(request: HttpRequest) -> HttpResponse:
     """The nine series, top to bottom, who is in each, who moved at the last giornata."""
     season = _season_from(request)
     ctx = _season_context(season)
-    if season is not None:
+    if season is not None and season.is_generic:
+        ctx["no_series"] = season.system.label
+    elif season is not None:
         rules = season.ruleset
         rows = classifica(season)
         by_series: dict[str, list[ClassificaRow]] = defaultdict(list)
@@ -183,6 +206,8 @@ def turni(request: HttpRequest) -> HttpResponse:
 def turno(request: HttpRequest, pk: int) -> HttpResponse:
     """The Verbale di Turno on screen; a turno in corso shows its running state."""
     obj = get_object_or_404(turno_with_everything(Turno.objects.filter(pk=pk)))
+    if obj.season.is_generic:
+        return game_views.turno_page(request, pk)
     v = verbale(obj)
     next_dealer = v.rows[-1].caller if v.rows else v.first_dealer
     ctx = {
@@ -306,6 +331,8 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     ctx["player"] = member
     if season is None:
         return render(request, "scoring/public/player.html", ctx)
+    if season.is_generic:
+        return game_views.player_page(request, member, season, ctx)
 
     rows = classifica(season)
     mine = next((r for r in rows if r.player_id == member.pk), None)
@@ -320,14 +347,14 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
 
     names = {r.player_id: r.player for r in leaders}
     names[member.pk] = member.name
-    lines = [
-        Line(
-            names[pid],
-            _cumulative(dates, played.get(pid, {}), absent.get(pid, {})),
-            highlight=pid == member.pk,
-        )
-        for pid in chart_ids
-    ]
+    lines = []
+    for pid in chart_ids:
+        # a line starts at the first giornata the member counts in (played or given an
+        # absence): a late joiner is not drawn flat at 0 before joining
+        mine_dates = set(played.get(pid, {})) | set(absent.get(pid, {}))
+        start = next((i for i, d in enumerate(dates) if d in mine_dates), len(dates))
+        values = _cumulative(dates, played.get(pid, {}), absent.get(pid, {}))
+        lines.append(Line(names[pid], values[start:], highlight=pid == member.pk, start=start))
     chart = line_chart(
         lines,
         [d.strftime("%d/%m") for d in dates],

@@ -19,6 +19,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from scoring.audit import turno_history
 from scoring.forms import (
@@ -34,8 +35,9 @@ from scoring.forms import (
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Progress, RuleViolation
-from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
-from scoring.selectors import TurnoState, current_season, turno_state
+from scoring.rules.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
+from scoring.selectors import KeptByItsSystem, TurnoState, current_season, turno_state
+from scoring.services.preview import ClosePreview, close_preview, is_backdated
 from scoring.services.turni import (
     penalita_add,
     penalita_remove,
@@ -50,6 +52,7 @@ from scoring.services.turni import (
     turno_start,
 )
 from scoring.verbale import game_label, verbale
+from scoring.views import games
 
 T = "scoring/segreteria/"
 
@@ -60,6 +63,8 @@ def _state(pk: int) -> TurnoState:
         return turno_state(pk)
     except Turno.DoesNotExist:
         raise Http404("turno inesistente") from None
+    except KeptByItsSystem:  # another game's turno: its own screen (scoring.views.games)
+        raise Http404("turno di un altro gioco") from None
 
 
 def _live_url(pk: int) -> str:
@@ -104,6 +109,15 @@ class CountRow:
 
 
 @dataclass(frozen=True)
+class CountCheck:
+    """What the running check beside the counts needs, from the engine (the server judges)."""
+
+    kind: str  # "sum": the counts add up to ``total``; "one_zero": exactly one player has 0
+    total: int  # the sum the game needs, or the most cards a hand holds (Domino)
+    unit: str
+
+
+@dataclass(frozen=True)
 class SmazzataPanel:
     """What the smazzata form shows, derived from the engine's Progress (legal choices only)."""
 
@@ -121,10 +135,27 @@ class SmazzataPanel:
     counts: tuple[CountRow, ...]
     unit: str
     expected_total: int | None
+    check: CountCheck | None
+    errors: tuple[tuple[str, str], ...]  # (message, id of the field it belongs to) for the summary
     correcting: bool
     action: str
     refresh_url: str
     autofocus: bool
+
+
+def _error_summary(form: SmazzataForm) -> tuple[tuple[str, str], ...]:
+    """Every problem of a rejected smazzata, each with the id of what it is about."""
+    if not form.is_bound:
+        return ()
+    out = [(str(e), "smazzata-fields") for e in form.non_field_errors()]
+    out += [(str(e), "caller-fieldset") for e in form["caller"].errors]
+    out += [(str(e), "game-fieldset") for e in form["game"].errors]
+    out += [(str(e), "trump-fieldset") for e in form["trump"].errors]
+    out += [(str(e), "counts-fieldset") for e in form.count_errors]
+    for i in range(len(form.players)):
+        bf = form[form.count_name(i)]
+        out += [(str(e), bf.auto_id) for e in bf.errors]
+    return tuple(out)
 
 
 def _smazzata_panel(
@@ -151,9 +182,15 @@ def _smazzata_panel(
     trump = form.value("trump")
     rule = rules.games.get(game)
     show_trump = rule.trump if rule else any(rules.games[g].trump for g in offered)
-    expected = None
+    expected = check = None
     if rule is not None:
-        expected = rules.deck(len(form.players)).count_of(rule.counts)
+        deck = rules.deck(len(form.players))
+        expected = deck.count_of(rule.counts)
+        check = (
+            CountCheck("one_zero", deck.hand, count_unit(rules, game))
+            if rule.counts == COUNT_CARDS_LEFT
+            else CountCheck("sum", expected, count_unit(rules, game))
+        )
     counts = []
     for i, p in enumerate(form.players):
         bf = form[form.count_name(i)]
@@ -186,6 +223,8 @@ def _smazzata_panel(
         counts=tuple(counts),
         unit=count_unit(rules, game) if game else "",
         expected_total=expected,
+        check=check,
+        errors=_error_summary(form),
         correcting=correcting,
         action=reverse(
             "scoring:turno_correct" if correcting else "scoring:turno_smazzata", args=[turno_pk]
@@ -195,26 +234,41 @@ def _smazzata_panel(
     )
 
 
-def _progress_before_last(state: TurnoState) -> Progress:
-    """The state of play before the last smazzata (what a correction is checked against)."""
+def _progress_before(state: TurnoState, number: int) -> Progress:
+    """The state of play before smazzata ``number`` (what its correction is checked against)."""
     record = state.record
     return Progress.after(
         state.turno.season.ruleset,
         record.players,
         record.first_dealer,
-        ((s.game, s.caller) for s in record.smazzate[:-1]),
+        ((s.game, s.caller) for s in record.smazzate[: number - 1]),
     )
 
 
+def _correction_number(state: TurnoState, raw: str | None) -> int:
+    """The smazzata to correct, as asked (``?numero=k``); the last one otherwise."""
+    played = len(state.record.smazzate)
+    try:
+        number = int(raw or "")
+    except ValueError:  # empty, "²", text
+        return played
+    return number if 1 <= number <= played else played
+
+
 def _smazzata_form(
-    state: TurnoState, data=None, *, correcting: bool = False, initial: dict | None = None
+    state: TurnoState,
+    data=None,
+    *,
+    correcting: int | None = None,
+    initial: dict | None = None,
 ) -> SmazzataForm:
-    if correcting and initial is None and data is None and state.record.smazzate:
-        last = state.record.smazzate[-1]
-        initial = {"game": last.game, "caller": last.caller, "trump": last.trump or ""}
+    """The smazzata form; ``correcting`` is the number of the smazzata being corrected."""
+    if correcting and initial is None and data is None:
+        sm = state.record.smazzate[correcting - 1]
+        initial = {"game": sm.game, "caller": sm.caller, "trump": sm.trump or ""}
         for i, p in enumerate(state.record.players):
-            initial[SmazzataForm.count_name(i)] = last.result.get(p)
-    number = len(state.record.smazzate) if correcting else state.progress.number
+            initial[SmazzataForm.count_name(i)] = sm.result.get(p)
+    number = correcting or state.progress.number
     initial = {**(initial or {}), "number": number}
     return SmazzataForm(
         data, rules=state.turno.season.ruleset, players=state.record.players, initial=initial
@@ -226,13 +280,14 @@ def _live_context(
     state: TurnoState,
     *,
     form: SmazzataForm | None = None,
-    correcting: bool = False,
+    correcting: int | None = None,
     penalty_form: PenalitaForm | None = None,
     sanction_form: SanctionForm | None = None,
     close_form: CloseForm | None = None,
     close_errors: Sequence[str] = (),
     reopen_form: ReopenForm | None = None,
     errors: Sequence[str] = (),
+    close_preview: ClosePreview | None = None,
 ) -> dict:
     turno = state.turno
     record, score, progress = state.record, state.score, state.progress
@@ -240,10 +295,10 @@ def _live_context(
     players = record.players
     is_open = turno.is_open
     panel = None
-    if is_open and correcting and record.smazzate:
-        form = form or _smazzata_form(state, correcting=True)
+    if is_open and correcting and correcting <= len(record.smazzate):
+        form = form or _smazzata_form(state, correcting=correcting)
         panel = _smazzata_panel(
-            form, _progress_before_last(state), turno_pk=turno.pk, correcting=True
+            form, _progress_before(state, correcting), turno_pk=turno.pk, correcting=True
         )
     elif is_open and not progress.complete:
         form = form or _smazzata_form(state)
@@ -290,6 +345,7 @@ def _live_context(
         "sanction_form": sanction_form or SanctionForm(players=players),
         "close_form": close_form,
         "close_errors": close_errors,
+        "close_preview": close_preview,
         "reopen_form": reopen_form or ReopenForm(),
         "errors": errors,
         "history": turno_history(turno),
@@ -322,7 +378,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     season = season or current_season()
     open_turni, closed_turni = [], []
     if season is not None:
-        rules = season.ruleset
+        rules = None if season.is_generic else season.ruleset
         base = (
             Turno.objects.filter(season=season)
             .select_related("giornata", "winner")
@@ -332,7 +388,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             )
         )
         for t in base.filter(status=Turno.IN_CORSO).order_by("-giornata__date", "number"):
-            total = rules.smazzate_count(t.n_seats) if t.n_seats in rules.decks else 0
+            if rules is None:  # a game without a fixed number of smazzate
+                total = None
+            else:
+                total = rules.smazzate_count(t.n_seats) if t.n_seats in rules.decks else 0
             open_turni.append({"turno": t, "played": t.n_smazzate, "total": total})
         closed_turni = list(
             base.filter(status=Turno.CHIUSO).order_by("-closed_at", "-giornata__date")[:10]
@@ -392,7 +451,13 @@ def turno_new(request: HttpRequest) -> HttpResponse:
 @segretario_required
 @require_GET
 def turno_live(request: HttpRequest, pk: int) -> HttpResponse:
-    return _render_live(request, _state(pk))
+    try:
+        state = turno_state(pk)
+    except Turno.DoesNotExist:
+        raise Http404("turno inesistente") from None
+    except KeptByItsSystem:
+        return games.game_live(request, pk)
+    return _render_live(request, state)
 
 
 @segretario_required
@@ -400,18 +465,24 @@ def turno_live(request: HttpRequest, pk: int) -> HttpResponse:
 def turno_smazzata_form(request: HttpRequest, pk: int) -> HttpResponse:
     """The smazzata fields for the chosen chiamante/game (htmx refresh; plain GET works too)."""
     state = _state(pk)
-    correcting = request.GET.get("correggi") == "1" and bool(state.record.smazzate)
+    correcting = None
+    if request.GET.get("correggi") == "1" and state.record.smazzate:
+        correcting = _correction_number(state, request.GET.get("number"))
     if not state.turno.is_open or (state.progress.complete and not correcting):
+        if request.htmx:  # never swap a whole page into the fields: reload it instead
+            return HttpResponseClientRefresh()
         return redirect(_live_url(pk))
     keys = ["caller", "game", "trump"] + [
         SmazzataForm.count_name(i) for i in range(len(state.record.players))
     ]
     initial = {k: request.GET.get(k, "") for k in keys}
     form = _smazzata_form(state, correcting=correcting, initial=initial)
-    progress = _progress_before_last(state) if correcting else state.progress
+    progress = _progress_before(state, correcting) if correcting else state.progress
     if not request.htmx:  # the no-JS "Aggiorna" button: the whole page, the choices kept
         return _render_live(request, state, form=form, correcting=correcting)
-    panel = _smazzata_panel(form, progress, turno_pk=pk, correcting=correcting, autofocus=False)
+    panel = _smazzata_panel(
+        form, progress, turno_pk=pk, correcting=bool(correcting), autofocus=False
+    )
     return render(request, T + "_smazzata_fields.html", {"panel": panel})
 
 
@@ -473,7 +544,8 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
 @segretario_required
 @require_http_methods(["GET", "POST"])
 def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
-    """Correct the last smazzata: the form prefilled with it, saved as undo + record at once."""
+    """Correct any smazzata of an open turno (``?numero=k``, the last by default): the form
+    prefilled with it; saving re-checks and re-scores it and every later one at once."""
     state = _state(pk)
     if not state.turno.is_open or not state.record.smazzate:
         if not state.turno.is_open:
@@ -482,18 +554,15 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Non ci sono smazzate da correggere."))
         return redirect(_live_url(pk))
     if request.method == "GET":
-        return _render_live(request, state, correcting=True)
-    form = _smazzata_form(state, request.POST, correcting=True)
+        number = _correction_number(state, request.GET.get("numero"))
+        return _render_live(request, state, correcting=number)
+    number = _correction_number(state, request.POST.get("number"))
+    form = _smazzata_form(state, request.POST, correcting=number)
     if form.is_valid():
-        last = len(state.record.smazzate)
-        if form.cleaned_data.get("number") not in (None, last):
-            messages.error(
-                request, _("Le smazzate sono cambiate nel frattempo: controllare e riprovare.")
-            )
-            return redirect(_live_url(pk))
         try:
             sm = smazzata_correct(
                 turno=pk,
+                number=form.cleaned_data.get("number") or number,
                 game=form.cleaned_data["game"],
                 caller=form.cleaned_data["caller"],
                 counts=form.counts(),
@@ -505,7 +574,12 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, _("Smazzata %(number)s corretta.") % {"number": sm.number})
             return _done(request, pk)
-    return _render_live(request, _state(pk), form=form, correcting=True)
+    fresh = _state(pk)
+    if not fresh.turno.is_open:
+        return _render_live(request, fresh, errors=[str(e) for e in form.non_field_errors()])
+    return _render_live(
+        request, fresh, form=form, correcting=_correction_number(fresh, str(number))
+    )
 
 
 @segretario_required
@@ -628,6 +702,12 @@ def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
     form = CloseForm(request.POST, tied=state.score.tied, totals=dict(state.score.totals))
     form.is_valid()  # every select is optional: the engine says what is missing
     try:
+        if request.POST.get("conferma") != "1" and is_backdated(
+            state.turno.season_id, state.turno.giornata.date
+        ):
+            # a back-dated turno replays the season: show what changes, close only when confirmed
+            preview = close_preview(turno=pk, tiebreak=form.tiebreak())
+            return _render_live(request, state, close_form=form, close_preview=preview)
         turno = turno_close(turno=pk, tiebreak=form.tiebreak(), user=request.user)
     except RuleViolation as exc:
         fresh = _state(pk)

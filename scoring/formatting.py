@@ -1,0 +1,181 @@
+"""One way to write a number, a date and a game, for every output: web pages, PDF, Excel, CSV.
+
+The template filters (:mod:`scoring.templatetags.kingclub_tags`), the PDFs, the workbooks and the
+CSV files all call these functions, so a value reads the same everywhere in a given language:
+
+- numbers in the active language's notation (``1,03`` in Italian, ``1.03`` in English) with a
+  true minus sign (``−0,43``); points and league points signed (``+7``, ``+1,03``), ratios not;
+- dates ``venerdì 20 novembre 2026`` / ``Friday 20 November 2026`` (Italian writes the names of
+  months and weekdays in lower case), short dates ``20/11/2026`` in both languages;
+- games as the club writes them: ``NJ``, ``NQ♠``, ``N♥``, ``Domino``, ``Semplice``, ``Briscola``;
+- a smazzata cell as ``(count) points``: ``(13) −15``;
+- one name for league points: :data:`LEAGUE_POINTS` (``Punti classifica`` / ``League points``).
+
+No Django model is imported here: the functions take plain values.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+from django.utils.dates import MONTHS, WEEKDAYS
+from django.utils.formats import number_format
+from django.utils.translation import get_language, gettext, gettext_lazy
+
+MINUS = "−"  # U+2212, the typographic minus sign
+DASH = "—"  # a missing value
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset({"H", "D"})
+# How the club writes each game; a suit in the code becomes its symbol after the text.
+GAME_TEXT: dict[str, tuple[str, str]] = {  # code -> (text, suit shown after the text)
+    "NQS": ("NQ", "S"),
+    "NH": ("N", "H"),
+    "DOMINO": ("Domino", ""),
+    "SEMPLICE": ("Semplice", ""),
+    "BRISCOLA": ("Briscola", ""),
+}
+LEAGUE_POINTS = gettext_lazy("Punti classifica")
+SPAREGGIO = gettext_lazy("per spareggio, carta più alta")
+# languages that write month and weekday names in lower case
+LOWER_CASE_NAMES = frozenset({"it"})
+
+
+def _language() -> str:
+    return (get_language() or "it").split("-")[0]
+
+
+# -- numbers ------------------------------------------------------------------------------------
+
+
+def number(value: Any, places: int | None = None, *, plus: bool = False) -> str:
+    """A number in the active language (``1,03`` in Italian), with a true minus sign.
+
+    ``places`` defaults to 0 for integers and 2 for anything else; ``plus`` writes ``+`` before
+    positive numbers. ``None`` and ``""`` give ``""``.
+    """
+    if value is None or value == "":
+        return ""
+    if not isinstance(value, (int, Decimal)):
+        try:
+            value = Decimal(str(value))
+        except ArithmeticError:
+            return str(value)
+    if places is None:
+        places = 0 if isinstance(value, int) else 2
+    text = number_format(abs(value), decimal_pos=places)
+    rounded = Decimal(value).quantize(Decimal(1).scaleb(-places)) if places else round(value)
+    if rounded < 0:
+        return MINUS + text
+    if rounded > 0 and plus:
+        return "+" + text
+    return text
+
+
+def points(value: int | None) -> str:
+    """Points of a smazzata, a penalità or a turno total: ``+7``, ``−15``, ``0``."""
+    return DASH if value is None else number(value, 0, plus=True)
+
+
+def ratio(value: Decimal | None) -> str:
+    """The rapporto: two decimals, no plus sign: ``1,00``, ``−0,43``."""
+    return DASH if value is None else number(value, 2)
+
+
+def league(value: Decimal | None) -> str:
+    """League points (of a turno, or a title's value): two decimals, signed: ``+1,03``."""
+    return DASH if value is None else number(value, 2, plus=True)
+
+
+def score(value: Decimal | None) -> str:
+    """A season score or average in the Classifica: two decimals, no plus sign."""
+    return DASH if value is None else number(value, 2)
+
+
+def title_value(value: Decimal | int) -> str:
+    """A title's value as the rule set states it: ``+1``, ``+0,3``, ``−0,1``."""
+    d = Decimal(value).normalize()
+    places = max(0, -d.as_tuple().exponent)  # type: ignore[operator]
+    return number(d, places, plus=True)
+
+
+def place(value: int | None, *, spareggio: bool = False) -> str:
+    """``1°``; ``1° per spareggio, carta più alta`` when the spareggio decided it."""
+    if not value:
+        return DASH
+    return f"{value}° {SPAREGGIO}" if spareggio else f"{value}°"
+
+
+def cell(count: int, pts: int) -> str:
+    """A player's smazzata as every output writes it: ``(13) −15``."""
+    return f"({count}) {points(pts)}"
+
+
+# -- dates --------------------------------------------------------------------------------------
+
+
+def date_long(day: dt.date | None, *, weekday: bool = True) -> str:
+    """``venerdì 20 novembre 2026`` (``Friday 20 November 2026``); without ``weekday`` the
+    weekday is left out."""
+    if day is None:
+        return DASH
+    month, name = str(MONTHS[day.month]), str(WEEKDAYS[day.weekday()])
+    if _language() in LOWER_CASE_NAMES:
+        month, name = month.lower(), name.lower()
+    text = f"{day.day} {month} {day.year}"
+    return f"{name} {text}" if weekday else text
+
+
+def date_short(day: dt.date | None) -> str:
+    """``20/11/2026`` in every language."""
+    return DASH if day is None else f"{day:%d/%m/%Y}"
+
+
+def moment(value: dt.datetime | None) -> str:
+    """``21/11/2026 alle 00:05`` (``at 00:05``) in the club's time zone."""
+    if value is None:
+        return DASH
+    if timezone.is_aware(value):
+        value = timezone.localtime(value)
+    return gettext("%(date)s alle %(time)s") % {
+        "date": date_short(value.date()),
+        "time": f"{value:%H:%M}",
+    }
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+def game_parts(code: str) -> tuple[str, str]:
+    """``NH`` -> (``N``, ``H``): the text and the suit printed after it (red for ♥ ♦)."""
+    return GAME_TEXT.get(code, (code, ""))
+
+
+def game_label(code: str, trump: str | None = "") -> str:
+    """``NJ``, ``NQ♠``, ``N♥``, ``Domino``; with a trump ``Briscola ♦``."""
+    text, suit = game_parts(code)
+    if trump:
+        return f"{text} {SUIT_SYMBOLS.get(trump, trump)}"
+    return text + SUIT_SYMBOLS.get(suit, "")
+
+
+# -- spreadsheets -------------------------------------------------------------------------------
+
+# OWASP "CSV injection": a cell starting with one of these is read as a formula by spreadsheets.
+FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value: Any) -> str:
+    """A text for a CSV cell that no spreadsheet reads as a formula: a leading ``=``, ``+``,
+    ``-``, ``@``, tab or carriage return gets a single quote before it (OWASP).
+
+    Numbers (int, Decimal) are written as they are: they are data, not user text.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_TRIGGERS) else text

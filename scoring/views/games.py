@@ -1,0 +1,493 @@
+"""Views: the live screen of a turno kept by the generic ledger (every game system but C.A.F.).
+
+The common frame (totals, dealer, the smazzate so far, undo and correction, close with the draw
+for ties, reopen with a reason, the audit trail) is rendered here; the smazzata's own fields are
+the ones the season's game system asks for (:meth:`LedgerSystem.entry_fields`), rendered from
+their description. Thin: parse, call a service, render.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.audit import turno_history
+from scoring.forms import PenalitaForm, ReopenForm
+from scoring.models import Smazzata, Turno
+from scoring.permissions import segretario_required
+from scoring.rules import Problem, RuleViolation
+from scoring.services.games import (
+    game_penalita_add,
+    game_penalita_remove,
+    game_record,
+    game_smazzata_correct,
+    game_smazzata_record,
+    game_smazzata_undo,
+    game_turni,
+    game_turno_close,
+    game_turno_reopen,
+    takes_penalties,
+)
+
+T = "scoring/games/"
+
+
+# -- the entry form, from the system's description ----------------------------------------------
+@dataclass
+class Input:
+    name: str
+    label: str
+    value: str = ""
+    checked: bool = False
+    kind: str = "number"
+    min: int | None = None
+    max: int | None = None
+    error: bool = False
+
+
+@dataclass
+class Field:
+    name: str
+    kind: str
+    label: str
+    help: str = ""
+    required: bool = False
+    inputs: list[Input] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def grouped(self) -> bool:
+        return self.kind in ("choice", "multi", "per_player")
+
+
+def build_fields(
+    specs: Sequence[Mapping[str, Any]],
+    data: Mapping[str, Any],
+    problems: Sequence[Problem] = (),
+) -> list[Field]:
+    """The system's field descriptions with the values typed so far and the problems found."""
+    fields = []
+    for spec in specs:
+        name, kind = spec["name"], spec["kind"]
+        f = Field(name, kind, spec["label"], spec.get("help", ""), spec.get("required", False))
+        if kind == "choice":
+            chosen = str(data.get(name, ""))
+            f.inputs = [
+                Input(name, str(label), str(value), chosen == str(value), "radio")
+                for value, label in spec["choices"]
+            ]
+        elif kind == "multi":
+            chosen = data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
+            f.inputs = [
+                Input(name, str(label), str(value), str(value) in chosen, "checkbox")
+                for value, label in spec["choices"]
+            ]
+        elif kind == "per_player":
+            f.inputs = [
+                Input(
+                    f"{name}-{i}",
+                    p,
+                    str(data.get(f"{name}-{i}", "")),
+                    False,
+                    "number",
+                    spec.get("min"),
+                    spec.get("max"),
+                )
+                for i, p in enumerate(spec["players"])
+            ]
+        elif kind == "bool":
+            f.inputs = [Input(name, spec["label"], "1", bool(data.get(name)), "checkbox")]
+        else:  # int
+            f.inputs = [
+                Input(
+                    name,
+                    spec["label"],
+                    str(data.get(name, "")),
+                    False,
+                    "number",
+                    spec.get("min"),
+                    spec.get("max"),
+                )
+            ]
+        for problem in problems:
+            if problem.field == name:
+                f.errors.append(problem.message)
+                for inp in f.inputs:
+                    if problem.player is not None and inp.label == problem.player:
+                        inp.error = True
+        fields.append(f)
+    return fields
+
+
+# -- the state of the screen --------------------------------------------------------------------
+def _turno(pk: int) -> Turno:
+    turno = game_turni(Turno.objects.filter(pk=pk)).first()
+    if turno is None or not turno.season.is_generic:
+        raise Http404("turno inesistente")
+    return turno
+
+
+def _live_url(pk: int) -> str:
+    return reverse("scoring:turno_live", args=[pk])
+
+
+def _render(
+    request: HttpRequest,
+    turno: Turno,
+    *,
+    data: Mapping[str, Any] | None = None,
+    problems: Sequence[Problem] = (),
+    draft: Mapping[str, Any] | None = None,
+    correcting: int | None = None,
+    reopen_form: ReopenForm | None = None,
+    penalty_form: PenalitaForm | None = None,
+    close_problems: Sequence[Problem] = (),
+    status: int = 200,
+) -> HttpResponse:
+    season = turno.season
+    system, rules = season.system, season.game_rules
+    record = game_record(turno)
+    running = system.score_running(rules, record)
+    head = record
+    if correcting:
+        head = {**record, "smazzate": record["smazzate"][: correcting - 1]}
+    step = system.next_step(rules, head)
+    notes = system.player_notes(rules, record)
+    players = record["players"]
+    entry = None
+    if turno.is_open and (not step["complete"] or correcting):
+        if data is None and correcting:
+            data = system.entry_data(rules, head, record["smazzate"][correcting - 1])
+        specs = system.entry_fields(rules, head, draft)
+        entry = build_fields(specs, data or {}, problems)
+    ties = system.ties(rules, record) if turno.is_open and step["complete"] else []
+    smazzate = [
+        {
+            "number": s["number"],
+            "dealer": s["dealer"],
+            "line": system.describe(s),
+            "points": [s["points"].get(p) for p in players],
+        }
+        for s in running["smazzate"]
+    ]
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    context = {
+        "turno": turno,
+        "system": system,
+        "players": players,
+        "totals": [
+            {
+                "name": p,
+                "total": running["totals"].get(p, 0),
+                "note": notes.get(p, ""),
+                "dealer": turno.is_open and not step["complete"] and p == step["dealer"],
+            }
+            for p in players
+        ],
+        "step": step,
+        "balance": running.get("balance"),
+        "smazzate": smazzate,
+        "entry": entry,
+        "draft": draft is not None,
+        "correcting": correcting,
+        "general_errors": [p for p in problems if not p.field or p.field not in _names(entry)],
+        "ties": ties,
+        "close_problems": close_problems,
+        "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
+        "columns": system.turno_columns(),
+        "reopen_form": reopen_form or ReopenForm(),
+        "penalties": takes_penalties(system),
+        "penalty_list": list(turno.penalita.all()),
+        "penalty_form": penalty_form or PenalitaForm(players=players),
+        "history": turno_history(turno),
+    }
+    return render(request, T + "live.html", context, status=status)
+
+
+def _names(entry: Sequence[Field] | None) -> set[str]:
+    return {f.name for f in entry or ()}
+
+
+def _post_data(request: HttpRequest) -> dict[str, Any]:
+    data: dict[str, Any] = {k: request.POST.get(k) for k in request.POST}
+    for k in request.POST:
+        if len(request.POST.getlist(k)) > 1:
+            data[k] = request.POST.getlist(k)
+    return data
+
+
+# -- views --------------------------------------------------------------------------------------
+@segretario_required
+@require_GET
+def game_live(request: HttpRequest, pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    correcting = None
+    if turno.is_open and request.GET.get("correggi", "").isdigit():
+        k = int(request.GET["correggi"])
+        if 1 <= k <= len(turno.smazzate.all()):
+            correcting = k
+    return _render(request, turno, correcting=correcting)
+
+
+@segretario_required
+@require_POST
+def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
+    """Record (or, with ``correggi``, replace) a smazzata; the system's questions first."""
+    turno = _turno(pk)
+    system, rules = turno.season.system, turno.season.game_rules
+    data = request.POST
+    correcting = int(data["correggi"]) if data.get("correggi", "").isdigit() else None
+    record = game_record(turno)
+    head = (
+        record if not correcting else {**record, "smazzate": record["smazzate"][: correcting - 1]}
+    )
+    try:
+        parsed = system.parse_entry(rules, head, _post_data(request))
+        questions = system.questions(rules, head, parsed)
+        if questions and data.get("risposte") != "1":
+            # e.g. "rientra?": ask before anything is stored, with the typed values kept
+            return _render(request, turno, data=data, draft=parsed, correcting=correcting)
+        if correcting:
+            game_smazzata_correct(turno=pk, number=correcting, record=parsed, user=request.user)
+            messages.success(request, _("Smazzata %(n)s corretta.") % {"n": correcting})
+        else:
+            number = int(data["numero"]) if data.get("numero", "").isdigit() else None
+            sm = game_smazzata_record(turno=pk, record=parsed, number=number, user=request.user)
+            messages.success(request, _("Smazzata %(n)s registrata.") % {"n": sm.number})
+    except RuleViolation as exc:
+        if any(p.code == "SMAZZATA_ALREADY_RECORDED" for p in exc.problems):
+            for p in exc.problems:
+                messages.error(request, p.message)
+            return redirect(_live_url(pk))
+        fresh = _turno(pk)
+        draft = None
+        if data.get("risposte") == "1":
+            try:
+                draft = system.parse_entry(rules, head, _post_data(request))
+            except RuleViolation:
+                draft = None
+        return _render(
+            request,
+            fresh,
+            data=data,
+            problems=exc.problems,
+            draft=draft,
+            correcting=correcting,
+            status=422,
+        )
+    return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    number = request.POST.get("numero", "")
+    try:
+        done = game_smazzata_undo(
+            turno=turno, number=int(number) if number.isdigit() else None, user=request.user
+        )
+    except RuleViolation as exc:
+        return _render(request, _turno(pk), problems=exc.problems, status=422)
+    messages.success(request, _("Smazzata %(n)s annullata.") % {"n": done})
+    return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_close(request: HttpRequest, pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    order = [request.POST.get(f"spareggio-{i}", "") for i in range(len(turno.seats.all()))]
+    tiebreak = [name for name in order if name] or None
+    try:
+        closed = game_turno_close(turno=turno, tiebreak=tiebreak, user=request.user)
+    except RuleViolation as exc:
+        return _render(request, _turno(pk), close_problems=exc.problems, status=422)
+    messages.success(
+        request, _("Turno chiuso: verbale n. %(number)s.") % {"number": closed.verbale_number}
+    )
+    return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    form = ReopenForm(request.POST)
+    if not form.is_valid():
+        return _render(request, turno, reopen_form=form, status=422)
+    try:
+        game_turno_reopen(turno=turno, reason=form.cleaned_data["reason"], user=request.user)
+    except RuleViolation as exc:
+        return _render(request, _turno(pk), problems=exc.problems, status=422)
+    messages.success(request, _("Turno riaperto: la motivazione è registrata nel verbale."))
+    return redirect(_live_url(pk))
+
+
+# -- the members' pages of a generic season (called by scoring.views.public) ---------------------
+def _standing_rows(season) -> list[dict[str, Any]]:
+    from scoring.models import Standing
+
+    columns = season.system.standing_columns()
+    rows = Standing.objects.filter(season=season).select_related("player")
+    return [
+        {
+            "place": st.place,
+            "player": st.player.name,
+            "player_id": st.player_id,
+            "movement": None if st.previous_place is None else st.previous_place - st.place,
+            "values": [st.extra.get(key, "") for key, _label in columns],
+        }
+        for st in rows.order_by("place", "id")  # stored in the system's display order
+    ]
+
+
+def classifica_page(request: HttpRequest, season, ctx: dict[str, Any]) -> HttpResponse:
+    """The season's standing, in the columns its game system names."""
+    from scoring.verbale import last_closed_date
+
+    ctx.update(
+        system=season.system,
+        columns=season.system.standing_columns(),
+        rows=_standing_rows(season),
+        last_date=last_closed_date(season),
+    )
+    return render(request, T + "classifica.html", ctx)
+
+
+def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """The Verbale di Turno on screen: every smazzata as the system describes it, the points,
+    the totals, the places and the system's figures, the reopenings with their reasons."""
+    turno = _turno(pk)
+    system, rules = turno.season.system, turno.season.game_rules
+    record = game_record(turno)
+    running = system.score_running(rules, record)
+    players = record["players"]
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    ctx = {
+        "turno": turno,
+        "season": turno.season,
+        "system": system,
+        "players": players,
+        "smazzate": [
+            {
+                "number": s["number"],
+                "dealer": s["dealer"],
+                "line": system.describe(s),
+                "points": [s["points"].get(p) for p in players],
+            }
+            for s in running["smazzate"]
+        ],
+        "totals": [running["totals"].get(p, 0) for p in players],
+        "balance": running.get("balance"),
+        "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
+        "columns": system.turno_columns(),
+        "step": system.next_step(rules, record),
+        "reopens": list(turno.events.filter(kind="reopen").select_related("user")),
+    }
+    return render(request, T + "turno.html", ctx)
+
+
+def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> HttpResponse:
+    """A member's season in a generic game: the standing row, every turno, and per game code
+    (contract, close, game type) how often they chose it and their average points."""
+    from django.db.models import Avg, Count
+
+    from scoring.models import Result, Seat, Standing
+
+    standing = Standing.objects.filter(season=season, player=member).first()
+    columns = season.system.standing_columns()
+    seats = list(
+        Seat.objects.filter(player=member, turno__season=season)
+        .select_related("turno__giornata")
+        .order_by("turno__giornata__date", "turno__number")
+    )
+    by_game = (
+        Result.objects.filter(player=member, smazzata__turno__season=season)
+        .values("smazzata__game")
+        .annotate(n=Count("id"), avg=Avg("points"))
+        .order_by("smazzata__game")
+    )
+    chosen = dict(
+        Smazzata.objects.filter(caller=member, turno__season=season)
+        .values("game")
+        .annotate(n=Count("id"))
+        .values_list("game", "n")
+    )
+    ctx.update(
+        system=season.system,
+        standing=standing,
+        standing_values=[(label, standing.extra.get(key, "")) for key, label in columns]
+        if standing
+        else [],
+        seats=seats,
+        games=[
+            {
+                "code": g["smazzata__game"],
+                "played": g["n"],
+                "average": round(g["avg"], 2),
+                "chosen": chosen.get(g["smazzata__game"], 0),
+            }
+            for g in by_game
+        ],
+    )
+    return render(request, T + "player.html", ctx)
+
+
+@segretario_required
+@require_POST
+def game_penalita(request: HttpRequest, pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    form = PenalitaForm(request.POST, players=[s.player.name for s in turno.seats.all()])
+    if not form.is_valid():
+        return _render(request, turno, penalty_form=form, status=422)
+    try:
+        game_penalita_add(
+            turno=turno,
+            player=form.cleaned_data["player"],
+            points=form.cleaned_data["points"],
+            article=form.cleaned_data["article"],
+            reason=form.cleaned_data.get("reason", ""),
+            user=request.user,
+        )
+    except RuleViolation as exc:
+        form.add_problems(exc.problems)
+        return _render(request, _turno(pk), penalty_form=form, status=422)
+    messages.success(request, _("Penalità registrata."))
+    return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_penalita_remove_view(request: HttpRequest, pk: int, penalita_pk: int) -> HttpResponse:
+    turno = _turno(pk)
+    if not turno.penalita.filter(pk=penalita_pk).exists():
+        raise Http404("penalità inesistente")
+    try:
+        game_penalita_remove(penalita=penalita_pk, user=request.user)
+    except RuleViolation as exc:
+        return _render(request, _turno(pk), problems=exc.problems, status=422)
+    messages.success(request, _("Penalità eliminata."))
+    return redirect(_live_url(pk))
+
+
+urlpatterns = [
+    path("segreteria/partite/<int:pk>/penalita/", game_penalita, name="game_penalita"),
+    path(
+        "segreteria/partite/<int:pk>/penalita/<int:penalita_pk>/elimina/",
+        game_penalita_remove_view,
+        name="game_penalita_remove",
+    ),
+    path("segreteria/partite/<int:pk>/smazzata/", game_smazzata, name="game_smazzata"),
+    path("segreteria/partite/<int:pk>/annulla/", game_undo, name="game_undo"),
+    path("segreteria/partite/<int:pk>/chiudi/", game_close, name="game_close"),
+    path("segreteria/partite/<int:pk>/riapri/", game_reopen, name="game_reopen"),
+]
