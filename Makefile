@@ -17,8 +17,19 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-## install: create .venv if missing and install kingclub with the dev extras
-install: $(STAMP)
+## install: create .venv if missing and install kingclub with the dev extras (and, when npm is
+## on the machine, axe-core from the npm registry for the accessibility browser test)
+install: $(STAMP) e2e-deps
+
+AXE := node_modules/axe-core/axe.min.js
+$(AXE): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(AXE)
+
+## e2e-deps: axe-core (pinned in package-lock.json) into node_modules/; skipped without npm
+e2e-deps:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory $(AXE); \
+	else echo "npm not found: the accessibility browser test will be skipped"; fi
 
 ## run: install, migrate, load the demo club into an empty database, serve on 127.0.0.1:8000
 run: install
@@ -30,9 +41,10 @@ run: install
 test: install
 	$(BIN)/python -m pytest
 
-## test-postgres: the whole suite against PostgreSQL (DATABASE_URL, default the local server)
+## test-postgres: the suite against PostgreSQL (DATABASE_URL, default the local server); the
+## browser tests run on SQLite only (they test the pages, which `make test` already drives)
 test-postgres: install
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest --ignore=tests/e2e
 
 lint: install
 	$(BIN)/ruff check .

@@ -73,3 +73,35 @@ def dump_database() -> str:
 @pytest.fixture
 def db_dump(db):
     return dump_database
+
+
+@pytest.fixture
+def ledger_unchecked():
+    """Request it in a test that corrupts the ledger on purpose: the replay check is skipped."""
+
+
+@pytest.fixture(autouse=True)
+def _ledger_replays(request):
+    """After every database test, the stored ledger must equal the engine's replay of its facts
+    (``check_ledger``). The database fixture is taken first, so the check runs before the test
+    database is rolled back or flushed."""
+    names = request.fixturenames
+    marker = request.node.get_closest_marker("django_db")
+    if "ledger_unchecked" in names or (
+        marker is None and not {"db", "transactional_db", "live_server"} & set(names)
+    ):
+        yield
+        return
+    transactional = "transactional_db" in names or "live_server" in names
+    if marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
+        transactional = True
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    yield
+    from scoring.models import Giornata
+    from scoring.services.ledger import ledger_differences
+
+    if Giornata.objects.exists():
+        found = ledger_differences()
+        assert not found, "the ledger differs from the replay:\n" + "\n".join(
+            str(d) for d in found[:30]
+        )

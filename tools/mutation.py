@@ -1,0 +1,307 @@
+"""Sampled mutation testing of the rules engine and the services.
+
+    nice -n 10 .venv/bin/python -m tools.mutation --package rules --count 100 --seed 12
+    nice -n 10 .venv/bin/python -m tools.mutation --package services --count 100 --seed 12
+
+Every mutation point of the package's modules is listed (comparisons, integer and boolean
+constants, ``and``/``or``, ``not``, returned values), a seeded sample is drawn, and each mutant is
+written into a private copy of the project and tested with the tests of its module only (``-x``,
+a timeout): a failing run kills it, a passing run lets it survive. Mutants judged equivalent (no
+behaviour can tell them from the original) are listed in ``EQUIVALENT`` with the reason, and
+left out of the score. The result is printed and saved as JSON (``--json``); docs/mutation.md
+keeps the last one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# module -> the tests that exercise it (fast: no browser, no long random walks)
+RULES_TESTS = {
+    "turno.py": ["tests/rules/test_turno.py", "tests/rules/test_smazzata.py"],
+    "play.py": ["tests/rules/test_play.py", "tests/rules/test_smazzata.py"],
+    "season.py": ["tests/rules/test_season.py"],
+    "ruleset.py": ["tests/rules/test_ruleset.py", "tests/rules/test_smazzata.py"],
+    "records.py": ["tests/rules/test_season.py", "tests/rules/test_turno.py"],
+    "interchange.py": ["tests/unit/test_kingscore.py", "tests/rules/test_full_turno.py"],
+    "simulator.py": ["tests/rules/test_simulator.py"],
+    "systems.py": ["tests/rules/test_systems.py"],
+    "caf_system.py": ["tests/rules/test_systems.py"],
+    "problems.py": ["tests/rules/test_turno.py", "tests/unit/test_kingscore.py"],
+}
+# locks.py is left out: its lock and retry paths only act on PostgreSQL, which the SQLite runs
+# here cannot exercise (tests/integration/test_concurrency.py proves them on PostgreSQL)
+SERVICES_TESTS = {
+    "turni.py": ["tests/integration/test_ledger.py"],
+    "season.py": ["tests/integration/test_ledger.py"],
+    "bulk.py": ["tests/integration/test_ledger.py"],
+    "ledger.py": ["tests/integration/test_ledger.py"],
+    "interchange.py": ["tests/integration/test_services.py"],
+}
+PACKAGES = {
+    "rules": ("scoring/rules", RULES_TESTS),
+    "services": ("scoring/services", SERVICES_TESTS),
+}
+# extra pytest options per package: the services' tests build their tables without replaying
+# the migrations (no test of theirs needs the groups the migrations create)
+PYTEST_ARGS = {"rules": [], "services": ["--nomigrations"]}
+
+# mutant id -> why no test can tell it from the original (judged by reading the code)
+EQUIVALENT: dict[str, str] = {}
+
+SWAP = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    file: str  # relative to the project
+    line: int
+    col: int
+    kind: str
+    detail: str
+    index: int  # which op of a comparison
+
+    @property
+    def id(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}:{self.kind}:{self.index}"
+
+
+def _skipped_nodes(tree: ast.AST) -> set[int]:
+    """Nodes whose mutation cannot change behaviour: annotations and docstrings."""
+    skip: set[int] = set()
+
+    def mark(node: ast.AST | None) -> None:
+        if node is not None:
+            skip.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign | ast.arg):
+            mark(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            mark(node.returns)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                mark(body[0])
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            mark(node)
+    return skip
+
+
+def mutation_points(path: Path, rel: str) -> list[Mutant]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = _skipped_nodes(tree)
+    found: list[Mutant] = []
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        where = (rel, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+        if isinstance(node, ast.Compare):
+            for i, op in enumerate(node.ops):
+                if type(op) in SWAP:
+                    new = SWAP[type(op)].__name__
+                    found.append(Mutant(*where, "compare", f"{type(op).__name__} -> {new}", i))
+        elif isinstance(node, ast.BoolOp):
+            new = "Or" if isinstance(node.op, ast.And) else "And"
+            found.append(Mutant(*where, "boolop", f"{type(node.op).__name__} -> {new}", 0))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            found.append(Mutant(*where, "not", "not x -> x", 0))
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                found.append(Mutant(*where, "constant", f"{node.value} -> {not node.value}", 0))
+            elif isinstance(node.value, int):
+                found.append(Mutant(*where, "constant", f"{node.value} -> {node.value + 1}", 0))
+        elif (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        ):
+            found.append(Mutant(*where, "return", "return x -> return None", 0))
+    return sorted(found, key=lambda m: (m.file, m.line, m.col, m.kind, m.index))
+
+
+class _Apply(ast.NodeTransformer):
+    def __init__(self, mutant: Mutant) -> None:
+        self.m = mutant
+        self.done = False
+
+    def _here(self, node: ast.AST) -> bool:
+        return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) == (
+            self.m.line,
+            self.m.col,
+        )
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        node = super().generic_visit(node)
+        if self.done or not self._here(node):
+            return node
+        m = self.m
+        if m.kind == "compare" and isinstance(node, ast.Compare):
+            node.ops[m.index] = SWAP[type(node.ops[m.index])]()
+        elif m.kind == "boolop" and isinstance(node, ast.BoolOp):
+            node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        elif m.kind == "not" and isinstance(node, ast.UnaryOp):
+            self.done = True
+            return node.operand
+        elif m.kind == "constant" and isinstance(node, ast.Constant):
+            node.value = (not node.value) if isinstance(node.value, bool) else node.value + 1
+        elif m.kind == "return" and isinstance(node, ast.Return):
+            node.value = ast.Constant(None)
+        else:
+            return node
+        self.done = True
+        return node
+
+
+def mutate(source: str, mutant: Mutant) -> str:
+    tree = ast.parse(source)
+    applier = _Apply(mutant)
+    tree = applier.visit(tree)
+    if not applier.done:
+        raise RuntimeError(f"mutation point not found: {mutant.id}")
+    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+
+
+def _copy_project() -> Path:
+    dest = Path(tempfile.mkdtemp(prefix="kingclub-mutation-"))
+    ignore = shutil.ignore_patterns(
+        ".venv", ".git", "__pycache__", "test-artifacts", "benchmarks", "*.sqlite3*", ".hypothesis"
+    )
+    for item in ROOT.iterdir():
+        if item.name in {".venv", ".git", "test-artifacts", ".hypothesis", ".pytest_cache"}:
+            continue
+        if item.is_dir():
+            shutil.copytree(item, dest / item.name, ignore=ignore)
+        else:
+            shutil.copy2(item, dest / item.name)
+    return dest
+
+
+def _pytest(copy: Path, tests: list[str], timeout: float, extra: list[str]) -> tuple[str, float]:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env["PYTHONPATH"] = str(copy)
+    cmd = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-p", "no:randomly"]
+    cmd += ["-p", "no:cacheprovider", "--no-header", *extra]
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(
+            cmd, cwd=copy, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return "killed (timeout)", time.monotonic() - start
+    took = time.monotonic() - start
+    if proc.returncode == 0:
+        return "survived", took
+    if proc.returncode in (1, 2, 3, 4):
+        return "killed", took
+    return f"killed (pytest exit {proc.returncode})", took
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--package", choices=sorted(PACKAGES), required=True)
+    parser.add_argument("--count", type=int, default=100, help="mutants to sample")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--timeout", type=float, default=180, help="seconds per mutant")
+    parser.add_argument("--only", help="run only these mutant ids, comma-separated")
+    parser.add_argument("--list", action="store_true", help="list the sample, run nothing")
+    parser.add_argument(
+        "--skip-baseline", action="store_true", help="do not run the unmutated tests first"
+    )
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args(argv)
+
+    folder, tests_of = PACKAGES[args.package]
+    points: list[Mutant] = []
+    for name in sorted(tests_of):
+        rel = f"{folder}/{name}"
+        points.extend(mutation_points(ROOT / rel, rel))
+    sample = sorted(
+        random.Random(args.seed).sample(points, min(args.count, len(points))),
+        key=lambda m: (m.file, m.line, m.col),
+    )
+    if args.only:
+        sample = [m for m in points if m.id in args.only.split(",")]
+    print(f"{args.package}: {len(points)} mutation points, {len(sample)} sampled")
+    if args.list:
+        for m in sample:
+            print(f"  {m.id}  {m.detail}")
+        return 0
+
+    copy = _copy_project()
+    results = []
+    try:
+        # the unmutated project must pass every selection, or nothing below means anything
+        extra = PYTEST_ARGS[args.package]
+        union = sorted({t for m in sample for t in tests_of[Path(m.file).name]})
+        if not args.skip_baseline:
+            status, took = _pytest(copy, union, args.timeout * 3, extra)
+            if status != "survived":
+                print(f"baseline failed: {status}")
+                return 2
+            print(f"baseline: {len(union)} test files pass in {took:.1f} s")
+        for i, m in enumerate(sample, start=1):
+            target = copy / m.file
+            original = target.read_text(encoding="utf-8")
+            target.write_text(mutate(original, m), encoding="utf-8")
+            try:
+                status, took = _pytest(copy, tests_of[Path(m.file).name], args.timeout, extra)
+            finally:
+                target.write_text(original, encoding="utf-8")
+            if status == "survived" and m.id in EQUIVALENT:
+                status = "equivalent"
+            results.append({**asdict(m), "id": m.id, "status": status, "seconds": round(took, 1)})
+            print(f"[{i}/{len(sample)}] {status:10} {m.id}  {m.detail}  ({took:.1f} s)", flush=True)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+    killed = sum(r["status"].startswith("killed") for r in results)
+    equivalent = sum(r["status"] == "equivalent" for r in results)
+    survived = [r for r in results if r["status"] == "survived"]
+    scored = len(results) - equivalent
+    rate = 100 * killed / scored if scored else 100.0
+    print(
+        f"\n{args.package}: {len(results)} mutants, {killed} killed, {len(survived)} survived, "
+        f"{equivalent} equivalent: {rate:.1f} % of the non-equivalent mutants killed"
+    )
+    for r in survived:
+        print(f"  survived: {r['id']}  {r['detail']}")
+    for r in results:
+        if r["status"] == "equivalent":
+            print(f"  equivalent: {r['id']}  {r['detail']}: {EQUIVALENT[r['id']]}")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        summary = {"package": args.package, "seed": args.seed, "count": len(results)}
+        summary |= {"killed": killed, "survived": len(survived), "equivalent": equivalent}
+        summary |= {"rate": round(rate, 1), "mutants": results}
+        args.json.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
