@@ -213,7 +213,10 @@ def test_record_a_whole_turno_via_post_shows_the_engine_totals(segretario_client
         for p in PLAYERS:
             cell = row[row.index(f'data-player="{p}"') :]
             points = scored.points[p]
-            assert f">{'+' if points > 0 else ''}{points}</span> " in cell[: cell.index("</td>")]
+            # "(count) points", the order and the true minus sign of every other output
+            sign = "+" if points > 0 else "\u2212" if points < 0 else ""
+            shown = re.search(r'\((\d+)\)</span> <span class="pts[^"]*">([^<]+)</span>', cell)
+            assert shown.group(2) == f"{sign}{abs(points)}"
         if scored.forced:
             assert "obbligata" in row
         if scored.scazzata:
