@@ -31,16 +31,41 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # module -> the tests that exercise it (fast: no browser, no long random walks)
 RULES_TESTS = {
-    "turno.py": ["tests/rules/test_turno.py", "tests/rules/test_smazzata.py"],
-    "play.py": ["tests/rules/test_play.py", "tests/rules/test_smazzata.py"],
-    "season.py": ["tests/rules/test_season.py"],
-    "ruleset.py": ["tests/rules/test_ruleset.py", "tests/rules/test_smazzata.py"],
-    "records.py": ["tests/rules/test_season.py", "tests/rules/test_turno.py"],
-    "interchange.py": ["tests/unit/test_kingscore.py", "tests/rules/test_full_turno.py"],
+    "turno.py": [
+        "tests/rules/test_turno.py",
+        "tests/rules/test_smazzata.py",
+        "tests/rules/test_ruleset_edges.py",
+    ],
+    "play.py": [
+        "tests/rules/test_play.py",
+        "tests/rules/test_smazzata.py",
+        "tests/rules/test_boundaries.py",
+    ],
+    "season.py": ["tests/rules/test_season.py", "tests/rules/test_ruleset_edges.py"],
+    "ruleset.py": [
+        "tests/rules/test_ruleset.py",
+        "tests/rules/test_smazzata.py",
+        "tests/rules/test_boundaries.py",
+        "tests/rules/test_ruleset_edges.py",
+    ],
+    "records.py": [
+        "tests/rules/test_season.py",
+        "tests/rules/test_turno.py",
+        "tests/rules/test_boundaries.py",
+    ],
+    "interchange.py": [
+        "tests/unit/test_kingscore.py",
+        "tests/rules/test_full_turno.py",
+        "tests/rules/test_boundaries.py",
+    ],
     "simulator.py": ["tests/rules/test_simulator.py"],
     "systems.py": ["tests/rules/test_systems.py"],
     "caf_system.py": ["tests/rules/test_systems.py"],
-    "problems.py": ["tests/rules/test_turno.py", "tests/unit/test_kingscore.py"],
+    "problems.py": [
+        "tests/rules/test_turno.py",
+        "tests/unit/test_kingscore.py",
+        "tests/rules/test_boundaries.py",
+    ],
 }
 # locks.py is left out: its lock and retry paths only act on PostgreSQL, which the SQLite runs
 # here cannot exercise (tests/integration/test_concurrency.py proves them on PostgreSQL)

@@ -1,0 +1,133 @@
+"""The engine's limits at their exact boundaries: JSON nesting, turno numbers, point values in an
+edited rule set, malformed penalità and sanctions in a document, records that cannot be changed
+once made, and calls the state must refuse without crashing."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from scoring.rules import RuleSet, RuleSetError, RuleViolation
+from scoring.rules.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
+from scoring.rules.play import Progress
+from scoring.rules.problems import Problem
+from scoring.rules.records import Penalty, SmazzataRecord
+from scoring.rules.ruleset import POINT_LIMIT, caf, default_ruleset_dict
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+def _nested(depth: int) -> str:
+    """A JSON value ``depth`` levels deep: depth 1 is ``0``, depth 2 ``[0]``..."""
+    return "[" * (depth - 1) + "0" + "]" * (depth - 1)
+
+
+def test_json_nested_exactly_to_the_limit_is_read_one_more_level_is_refused():
+    assert MAX_DEPTH == 12
+    assert loads(_nested(12)) == [[[[[[[[[[[0]]]]]]]]]]]
+    with pytest.raises(RuleViolation) as exc:
+        loads(_nested(13))
+    assert [p.code for p in exc.value.problems] == ["JSON_DEPTH"]
+    # objects count like lists
+    with pytest.raises(RuleViolation):
+        loads('{"a":' * 12 + "0" + "}" * 12)
+    assert loads('{"a":' * 11 + "0" + "}" * 11) is not None
+
+
+def _doc(**turno) -> dict:
+    t = {"date": "2026-11-20", "number": 1, "players": PLAYERS, "first_dealer": "Anna"}
+    t["smazzate"] = []
+    t.update(turno)
+    return {"format": "kingclub/v1", "ruleset": "caf", "season": "S", "turni": [t]}
+
+
+def _problems(doc: dict) -> list[tuple[str, str]]:
+    with pytest.raises(RuleViolation) as exc:
+        parse_document(doc)
+    return [(p.code, p.message) for p in exc.value.problems]
+
+
+def test_the_largest_turno_number_is_accepted_and_the_next_refused():
+    assert MAX_TURNO_NUMBER == 32767
+    assert parse_document(_doc(number=32767)).turni[0].number == 32767
+    assert _problems(_doc(number=32768)) == [
+        ("FORMAT", "number: deve essere un intero da 1 a 32767")
+    ]
+    assert _problems(_doc(number=0))[0][0] == "FORMAT"
+    assert _problems(_doc(number=True))[0][0] == "FORMAT"
+
+
+@pytest.mark.parametrize(
+    "penalty",
+    [{"player": 3, "points": -10}, {"player": "Anna", "points": "10"}, {"points": 5}],
+)
+def test_a_malformed_penalita_is_named(penalty):
+    assert _problems(_doc(penalties=[penalty])) == [
+        ("FORMAT", "penalties: servono player (testo) e points (intero)")
+    ]
+
+
+def test_a_penalita_keeps_its_article_and_reason():
+    doc = _doc(penalties=[{"player": "Anna", "points": -10, "article": "12", "reason": "ritardo"}])
+    assert parse_document(doc).turni[0].penalties == (
+        Penalty(player="Anna", points=-10, article="12", reason="ritardo"),
+    )
+    bare = parse_document(_doc(penalties=[{"player": "Anna", "points": -5}])).turni[0]
+    assert bare.penalties == (Penalty(player="Anna", points=-5, article="", reason=""),)
+
+
+@pytest.mark.parametrize("sanction", [{"player": 7}, {"player": "Anna", "kind": 1}, {}])
+def test_a_malformed_sanction_is_named(sanction):
+    assert _problems(_doc(sanctions=[sanction])) == [
+        ("FORMAT", "sanctions: servono player e kind (testi)")
+    ]
+
+
+def test_a_sanction_keeps_its_reason_and_defaults_its_kind():
+    doc = _doc(sanctions=[{"player": "Bruno", "reason": "contatore rifiutato"}])
+    (sanction,) = parse_document(doc).turni[0].sanctions
+    assert (sanction.player, sanction.kind, sanction.reason) == (
+        "Bruno",
+        "RETROCESSIONE_CONTATORE",
+        "contatore rifiutato",
+    )
+
+
+@pytest.mark.parametrize("limit", [POINT_LIMIT, -POINT_LIMIT])
+def test_point_values_of_an_edited_rule_set_reach_the_limit_and_stop_there(limit):
+    assert POINT_LIMIT == 500
+    d = default_ruleset_dict()
+    game = next(iter(d["games"]))
+    d["games"][game]["per_unit"] = limit
+    assert RuleSet.from_dict(d).games[game].per_unit == limit
+    d["games"][game]["per_unit"] = limit + (1 if limit > 0 else -1)
+    with pytest.raises(RuleSetError):
+        RuleSet.from_dict(d)
+
+
+def test_problems_and_records_cannot_be_changed_once_made():
+    problem = Problem("X", "messaggio")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        problem.code = "Y"  # type: ignore[misc]
+    record = SmazzataRecord("NF", "Anna", {"Anna": 1})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.caller = "Bruno"  # type: ignore[misc]
+    assert hash(problem) == hash(Problem("X", "messaggio"))
+
+
+def test_an_unknown_game_is_refused_and_leaves_the_state_as_it_was():
+    progress = Progress(caf(), PLAYERS, "Anna")
+    verdict = progress.advance("XX", "Bruno")
+    assert [p.code for p in verdict.problems] == ["GAME_UNKNOWN"]
+    assert progress.positives_called["Bruno"] == set()
+    assert progress.negatives_played == set()
+
+
+def test_a_call_by_someone_not_at_the_table_is_refused_without_touching_the_players():
+    progress = Progress(caf(), PLAYERS, "Anna")
+    game = next(g for g, rule in caf().games.items() if rule.phase != "negative")
+    verdict = progress.advance(game, "Zeno")
+    assert verdict.problems
+    assert "Zeno" not in progress.positives_called
+    assert all(called == set() for called in progress.positives_called.values())
