@@ -47,11 +47,13 @@ RULES_TESTS = {
         "tests/rules/test_smazzata.py",
         "tests/rules/test_boundaries.py",
         "tests/rules/test_ruleset_edges.py",
+        "tests/rules/test_ruleset_shape.py",
     ],
     "records.py": [
         "tests/rules/test_season.py",
         "tests/rules/test_turno.py",
         "tests/rules/test_boundaries.py",
+        "tests/rules/test_ruleset_shape.py",
     ],
     "interchange.py": [
         "tests/unit/test_kingscore.py",
