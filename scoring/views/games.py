@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.audit import turno_history
+from scoring.exports.games import sheet_of
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Smazzata, Turno
 from scoring.permissions import segretario_required
@@ -476,6 +477,7 @@ def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "totals": [running["totals"].get(p, 0) for p in players],
         "balance": running.get("balance"),
+        "sheet": sheet_of(system, rules, record),
         "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
         "columns": system.turno_columns(),
         "step": system.next_step(rules, record),

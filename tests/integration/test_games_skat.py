@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 import html as htmllib
+import io
+import random
 import re
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from openpyxl.utils import get_column_letter
 
-from scoring.models import Player, Smazzata
-from scoring.services.games import game_smazzata_record
+from scoring.exports.games import verbale_rows
+from scoring.models import Player, Seat, Smazzata
+from scoring.services.games import game_penalita_add, game_smazzata_record, game_turno_close
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 
@@ -198,3 +202,138 @@ def test_a_ramino_season_has_no_preview(segretario_client):
     assert r.status_code == 200 and r.content.decode().strip() == ""
     page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
     assert "anteprima" not in page
+
+
+# -- the Spielliste: running totals, G/V, the Seeger-Fabian evaluation --------------------------
+SPEC_GAMES = [  # SPEC-skat §12, the abridged list
+    _grand_hand_record() | {"bid": 48, "hand": False, "schneider_announced": False}
+    | {"declarer_points": 95, "declarer_tricks": 8},
+    {"declarer": "Anna", "game": "DIAMONDS", "bid": 22, "matadors": 1, "with": False,
+     "declarer_points": 89, "declarer_tricks": 7},
+    {"declarer": "Carla", "game": "NULL", "bid": 46, "ouvert": True, "declarer_tricks": 0},
+    {"declarer": "Bruno", "game": "CLUBS", "bid": 60, "matadors": 2, "with": True, "hand": True,
+     "ouvert": True, "schneider_announced": True, "schwarz_announced": True,
+     "declarer_points": 120, "declarer_tricks": 10},
+    {"passed": True},
+]  # fmt: skip
+
+
+@pytest.fixture
+def spec_list(lista):
+    for game in SPEC_GAMES:
+        game_smazzata_record(turno=lista, record=game)
+    game_penalita_add(turno=lista, player="Carla", points=-25, article="1", reason="carte scoperte")
+    return lista
+
+
+def test_the_spielliste_rows_run_the_totals_per_player(spec_list):
+    v = verbale_rows(spec_list)
+    sheet = v.sheet
+    assert sheet["columns"] == [
+        "Solista", "Gioco", "Punti carta", "Valore", "Esito", "Punti gioco"
+    ]  # fmt: skip
+    running = [[(c["running"], c["won"], c["lost"]) for c in r["cells"]] for r in sheet["rows"]]
+    assert running == [
+        [(0, 0, 0), (144, 1, 0), (0, 0, 0)],
+        [(-54, 0, 1), (144, 1, 0), (0, 0, 0)],
+        [(-54, 0, 1), (144, 1, 0), (46, 1, 0)],
+        [(-54, 0, 1), (252, 2, 0), (46, 1, 0)],
+        [(-54, 0, 1), (252, 2, 0), (46, 1, 0)],
+    ]
+    assert [r["facts"] for r in sheet["rows"]] == [
+        ["Bruno", "Grand con 4", "95 : 25", "144", "vinto", "+144"],
+        ["Anna", "♦ quadri senza 1", "89 : 31", "27", "perso (superato)", "-54"],
+        ["Carla", "Null, ouvert", "", "46", "vinto", "+46"],
+        ["Bruno", "♣ fiori con 2, mano, schneider ann., schwarz ann., ouvert", "120 : 0", "108",
+         "vinto", "+108"],
+        ["", "eingepasst", "", "", "", ""],
+    ]  # fmt: skip
+    summary = {
+        s["kind"]: [(c["value"], c["g"], c["v"]) for c in s["cells"]] for s in sheet["summary"]
+    }
+    assert summary == {
+        "carry": [(-54, 0, 1), (252, 2, 0), (46, 1, 0)],
+        "won": [(0, None, None), (100, None, None), (50, None, None)],
+        "lost": [(-50, None, None), (0, None, None), (0, None, None)],
+        "count": [(0, 0, None), (40, 1, None), (40, 1, None)],
+        "value": [(0, None, None), (0, None, None), (-25, None, None)],
+        "sum": [(-104, None, None), (392, None, None), (111, None, None)],  # SPEC §12 totals
+    }
+    assert v.totals == [-104, 392, 111]
+
+
+def _evaluate(ws, ref: str) -> int:
+    """A tiny spreadsheet: the formulas this exporter writes (=A1, =A1+B2, =A1+1, =A1*k, =SUM())
+    computed from the cells themselves, not from the cached values."""
+    assert re.fullmatch(r"[A-Z]+\d+", ref), ref
+    value = ws[ref].value
+    if not isinstance(value, str) or not value.startswith("="):
+        return value or 0
+    expr = value[1:].replace("$", "")
+    if expr.startswith("SUM("):
+        a, b = expr[4:-1].split(":")
+        col = re.match(r"[A-Z]+", a).group()
+        return sum(
+            _evaluate(ws, f"{col}{n}") for n in range(int(a[len(col) :]), int(b[len(col) :]) + 1)
+        )
+    if "*" in expr:
+        cell, factor = expr.split("*")
+        return _evaluate(ws, cell) * int(factor)
+    return sum(int(t) if t.isdigit() else _evaluate(ws, t) for t in expr.split("+"))
+
+
+def test_the_spielliste_xlsx_keeps_formulas_that_add_up_to_the_stored_totals(client, season):
+    from openpyxl import load_workbook
+
+    from scoring.rules.systems import get_system
+
+    system = get_system("skat-isko")
+    record = system.random_turno(random.Random(7), P3, system.rules())
+    turno = turno_start(season=season, date=dt.date(2026, 11, 27), players=P3,
+                        first_dealer=record["first_dealer"])  # fmt: skip
+    for game in record["smazzate"]:
+        game_smazzata_record(turno=turno, record=game)
+    game_turno_close(turno=turno, tiebreak=record.get("tiebreak") or None)
+    stored = {s.player.name: s for s in Seat.objects.filter(turno=turno)}
+    content = client.get(reverse("scoring:turno_xlsx", args=[turno.pk])).content
+    ws = load_workbook(io.BytesIO(content))["Verbale"]
+    cached = load_workbook(io.BytesIO(content), data_only=True)["Verbale"]
+    rows = [r for r in ws.iter_rows(values_only=True)]
+    head = next(i for i, r in enumerate(rows, start=1) if r[:3] == ("N.", "Mazziere", "Solista"))
+    assert rows[head - 1][8:17] == ("Anna", None, None, "Bruno", None, None, "Carla", None, None)
+    assert rows[head][8:11] == ("Punti", "G", "V")
+    first, last = head + 2, head + 1 + 36
+    assert ws.cell(row=last, column=1).value == 36
+    final = next(i for i, r in enumerate(rows, start=1) if r[2] == "Punti lista (Seeger-Fabian)")
+    carry = last + 1
+    assert rows[carry - 1][2] == "Punti gioco (Spielpunkte)"
+    for j, name in enumerate(P3):
+        run, g, lost = (9 + 3 * j + k for k in range(3))
+        letter = get_column_letter(run)
+        # every running cell is a formula on the row above (the declarer's adds his score)
+        for row in range(first + 1, last + 1):
+            formula = ws.cell(row=row, column=run).value
+            assert formula in (f"={letter}{row - 1}", f"={letter}{row - 1}+$H{row}"), formula
+            assert _evaluate(ws, f"{letter}{row}") == cached.cell(row=row, column=run).value
+        seat = stored[name]
+        assert _evaluate(ws, f"{letter}{carry}") == seat.extra["game_points"]
+        assert cached.cell(row=carry, column=run).value == seat.extra["game_points"]
+        assert _evaluate(ws, f"{get_column_letter(g)}{carry}") == seat.extra["won"]
+        assert _evaluate(ws, f"{get_column_letter(lost)}{carry}") == seat.extra["lost"]
+        assert ws.cell(row=final, column=run).value == f"=SUM({letter}{carry}:{letter}{final - 1})"
+        assert _evaluate(ws, f"{letter}{final}") == seat.total
+        assert cached.cell(row=final, column=run).value == seat.total
+
+
+def test_the_spielliste_on_screen_and_in_pdf(client, spec_list):
+    from pypdf import PdfReader
+
+    page = client.get(reverse("scoring:turno", args=[spec_list.pk])).content.decode()
+    assert "Lista (Spielliste)" in page
+    assert page.count('data-running="Bruno"><strong>144</strong>') == 1
+    final = re.search(r'data-summary="sum">(.*?)</tr>', page).group(1)
+    assert re.findall(r'<td class="num">(-?\d+)</td>', final) == ["-104", "392", "111"]
+    pdf = client.get(reverse("scoring:turno_pdf", args=[spec_list.pk]))
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
+    assert "Punti lista (Seeger-Fabian)" in text and "95 : 25" in text
+    assert "Gegenspiel verloren" in text
