@@ -148,6 +148,11 @@ def test_invalid_input_shows_the_engines_message_and_stores_nothing(segretario_c
     r = preview(segretario_client, lista, **{**GRAND_HAND, "matadors": "tre"})
     assert r.status_code == 200
     assert "Matadori (con/senza): 'tre' non è un numero intero" in text(r)
+    for hostile in ("²", "9" * 5000, "-3", "121"):  # never a 500, never a note
+        r = preview(segretario_client, lista, **{**GRAND_HAND, "declarer_points": hostile})
+        assert r.status_code == 200
+        assert 'class="echo" hx-swap-oob="true"></output>' in r.content.decode()
+        assert "Punti carta del dichiarante" in text(r) or "punti carta" in text(r)
     # while typing: what is missing is named, field by field
     r = preview(segretario_client, lista, declarer="Bruno", game="CLUBS", declarer_points="61")
     t = text(r)
@@ -337,3 +342,28 @@ def test_the_spielliste_on_screen_and_in_pdf(client, spec_list):
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
     assert "Punti lista (Seeger-Fabian)" in text and "95 : 25" in text
     assert "Gegenspiel verloren" in text
+
+
+def test_a_correction_is_previewed_in_place(segretario_client, lista):
+    """Correcting game 1 of two: the totals after are the list's with game 1 replaced."""
+    game_smazzata_record(turno=lista, record=_grand_hand_record())  # Bruno -434, others +40
+    game_smazzata_record(turno=lista, record=SPEC_GAMES[2])  # Carla Null ouvert +96
+    won = {**GRAND_HAND, "declarer_points": "90", "declarer_tricks": "8"}  # schneider made: won
+    r = preview(segretario_client, lista, correggi="1", **won)
+    assert "Esito vinto +192" in text(r)
+    assert points(r) == {"Anna": "0", "Bruno": "242", "Carla": "0"}
+    cells = r'data-points="-?\d+">.*?</td><td class="num">(-?\d+)</td>'
+    assert re.findall(cells, r.content.decode()) == ["0", "242", "96"]
+    assert [s.record["declarer_points"] for s in Smazzata.objects.order_by("number")[:1]] == [89]
+
+
+def test_at_four_the_dealer_who_sits_out_cannot_declare(segretario_client, season):
+    turno = turno_start(season=season, date=dt.date(2026, 11, 20), players=P4, first_dealer="Dario")
+    r = preview(segretario_client, turno, **{**GRAND_HAND, "declarer": "Bruno"})
+    assert points(r) == {"Anna": "30", "Bruno": "-434", "Carla": "30", "Dario": "30"}
+    r = preview(segretario_client, turno, **{**GRAND_HAND, "declarer": "Dario"})
+    assert r.status_code == 200
+    assert (
+        "Dichiarante: Dario è il mazziere di questo gioco: a quattro giocatori sta fuori e non "
+        "può essere il solista" in text(r)
+    )

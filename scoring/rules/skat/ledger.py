@@ -232,9 +232,12 @@ class SkatLedger:
         if data.get("passed") or str(data.get("game") or "") == NULL:
             return {}
         text = str(data.get("declarer_points") or "").strip()
-        if not text.isdigit() or int(text) > rules.total_points:
+        if not (text.isascii() and text.isdigit() and len(text) <= 3):
             return {}
-        return {"declarer_points": f"avversari {rules.total_points - int(text)}"}
+        points = int(text)
+        if points > rules.total_points:
+            return {}
+        return {"declarer_points": f"avversari {rules.total_points - points}"}
 
     # -- the Spielliste on paper ---------------------------------------------------------------
     def sheet(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
