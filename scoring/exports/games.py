@@ -44,6 +44,37 @@ class GameVerbale:
     reopens: list[str] = field(default_factory=list)
     penalties: list[str] = field(default_factory=list)
     balance: int | None = None  # the zero-sum check, where the game has one
+    # the game's own list layout where its system keeps one (the Skat Spielliste: running totals
+    # per player, the Seeger-Fabian evaluation); None for the generic grid above
+    sheet: dict[str, Any] | None = None
+
+
+def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
+    """The system's own list (``system.sheet(rules, turno)``) with every per-player map turned
+    into a list in seat order, ready for a template or a spreadsheet; None without one."""
+    sheet = getattr(system, "sheet", None)
+    if sheet is None:
+        return None
+    raw = sheet(rules, record)
+    players = record["players"]
+    summary = []
+    for row in raw["summary"]:
+        g = row.get("won") or row.get("counts")
+        v = row.get("lost")
+        summary.append(
+            {
+                **row,
+                "cells": [
+                    {
+                        "value": row["values"][p],
+                        "g": g[p] if g is not None else None,
+                        "v": v[p] if v is not None else None,
+                    }
+                    for p in players
+                ],
+            }
+        )
+    return {**raw, "summary": summary}
 
 
 def verbale_rows(turno: Turno) -> GameVerbale:
@@ -78,6 +109,7 @@ def verbale_rows(turno: Turno) -> GameVerbale:
         ],
         totals=[running["totals"].get(p, 0) for p in players],
         balance=running.get("balance"),
+        sheet=sheet_of(system, rules, record),
         columns=columns,
         results=[
             {
@@ -121,7 +153,7 @@ def verbale_pdf(v: GameVerbale) -> bytes:
             "date_long": formatting.date_long(v.date),
             "generated": formatting.moment(now()),
             "draft_mark": "" if v.closed else _("BOZZA: turno in corso, totali provvisori"),
-            "landscape": len(v.players) > 5,
+            "landscape": len(v.players) > 5 or v.sheet is not None,
         },
     )
 
@@ -138,6 +170,9 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
     if not v.closed:
         s.put(4, 1, _("BOZZA: turno in corso, totali provvisori"), bold=True, font_color="#b00020")
     head = 6
+    if v.sheet is not None:
+        row = _sheet_xlsx(s, v, head)
+        return _xlsx_closing(s, wb, out, v, row, head + 1)
     fixed = [_("N."), _("Mazziere"), _("Mano")]
     for c, text in enumerate([*fixed, *v.players], start=1):
         s.put(head, c, text, bold=True, bottom=1, text_wrap=True)
@@ -169,6 +204,100 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
         s.put(total_row + 1, 3, _("Saldo delle smazzate (somma dei punti)"))
         s.put(total_row + 1, 4, v.balance, bold=True)
         row += 1
+    return _xlsx_closing(s, wb, out, v, row, head)
+
+
+def _sheet_xlsx(s: Sheet, v: GameVerbale, head: int) -> int:
+    """The system's own list (the Skat Spielliste): per game the facts and the game score, per
+    player the running total and the running counts of games won (G) and lost (V), each a
+    formula on the row above carrying the engine's value; under it the evaluation, each line a
+    formula (count × factor, the sum) carrying the engine's value. Returns the next free row."""
+    sheet = v.sheet
+    assert sheet is not None
+    facts = len(sheet["columns"])
+    fixed = [_("N."), _("Mazziere"), *sheet["columns"]]
+    for c, text in enumerate(fixed, start=1):
+        s.put(head, c, text, bold=True, text_wrap=True)
+        s.put(head + 1, c, "", bold=True, bottom=1)
+    first_player_col = len(fixed) + 1
+
+    def cols(j: int) -> tuple[int, int, int]:
+        base = first_player_col + 3 * j
+        return base, base + 1, base + 2
+
+    for j, name in enumerate(v.players):
+        run, g, lost = cols(j)
+        s.put(head, run, name, bold=True)
+        for col, label in zip((run, g, lost), sheet["player_columns"], strict=True):
+            s.put(head + 1, col, label, bold=True, bottom=1)
+        s.width(run, 9)
+        s.width(g, 4)
+        s.width(lost, 4)
+    for col, width in zip(range(1, len(fixed) + 1), (5, 12, 12, 30, 10, 7, 16, 8), strict=False):
+        s.width(col, width)
+    score_col = 2 + facts  # the last fact: the declarer's game score, written as a number
+    first = head + 2
+    signed = "+0;-0;0"
+    for i, r in enumerate(sheet["rows"]):
+        row = first + i
+        s.put(row, 1, r["number"])
+        s.put(row, 2, r["dealer"])
+        for c, text in enumerate(r["facts"][:-1], start=3):
+            s.put(row, c, text)
+        s.put(row, score_col, r["score"], num_format=signed)
+        score = f"${col_letter(score_col)}{row}"
+        for j, cell in enumerate(r["cells"]):
+            for col, value, step in zip(
+                cols(j),
+                (cell["running"], cell["won"], cell["lost"]),
+                (score, "1" if r["won"] else None, "1" if r["won"] is False else None),
+                strict=True,
+            ):
+                above = f"{col_letter(col)}{row - 1}" if i else None
+                add = step if cell["changed"] else None
+                terms = [t for t in (above, add) if t]
+                style = {"bold": True} if add else {"font_color": "#6b7480"}
+                if terms:
+                    s.formula(row, col, "=" + "+".join(terms), value, **style)
+                else:
+                    s.put(row, col, value, **style)
+    last = first + len(sheet["rows"]) - 1
+    row = last + 1
+    carry = row  # the first evaluation line: the last running line carried down
+    for k, line in enumerate(sheet["summary"]):
+        final = k == len(sheet["summary"]) - 1
+        style: dict[str, Any] = {"bold": final, "top": 1 if k == 0 or final else 0}
+        s.put(row, 3, line["label"], **style)
+        for j, cell in enumerate(line["cells"]):
+            run, g, lost = (col_letter(c) for c in cols(j))
+            kind = line["kind"]
+            formula = None
+            if kind == "carry" and sheet["rows"]:
+                formula = f"={run}{last}"
+                s.formula(row, cols(j)[1], f"={g}{last}", cell["g"], **style)
+                s.formula(row, cols(j)[2], f"={lost}{last}", cell["v"], **style)
+            elif kind == "carry":
+                s.put(row, cols(j)[1], cell["g"], **style)
+                s.put(row, cols(j)[2], cell["v"], **style)
+            elif kind == "won":
+                formula = f"={g}{carry}*{line['factor']}"
+            elif kind == "lost":
+                formula = f"={lost}{carry}*{line['factor']}"
+            elif kind == "count":
+                s.put(row, cols(j)[1], cell["g"], **style)
+                formula = f"={g}{row}*{line['factor']}"
+            elif kind == "sum":
+                formula = f"=SUM({run}{carry}:{run}{row - 1})"
+            if formula:
+                s.formula(row, cols(j)[0], formula, cell["value"], num_format=signed, **style)
+            else:
+                s.put(row, cols(j)[0], cell["value"], num_format=signed, **style)
+        row += 1
+    return row + 1
+
+
+def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: int) -> bytes:
+    """The Verbale's closing lines (penalità, results, reopenings) and the page setup."""
     if v.penalties:
         s.put(row, 1, _("Penalità"), bold=True)
         for p in v.penalties:
@@ -187,7 +316,7 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
     for line in v.reopens:
         s.put(row, 1, line)
         row += 1
-    s.ws.set_landscape() if len(v.players) > 4 else s.ws.set_portrait()
+    s.ws.set_landscape() if len(v.players) > 4 or v.sheet else s.ws.set_portrait()
     s.ws.set_paper(9)
     s.ws.fit_to_pages(1, 0)
     s.ws.freeze_panes(head, 0)

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.audit import turno_history
+from scoring.exports.games import sheet_of
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Smazzata, Turno
 from scoring.permissions import segretario_required
@@ -62,6 +63,8 @@ class Field:
     required: bool = False
     inputs: list[Input] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    echo: bool = False  # a live note next to the field, filled by the system's preview
+    echo_text: str = ""
 
     @property
     def grouped(self) -> bool:
@@ -78,6 +81,7 @@ def build_fields(
     for spec in specs:
         name, kind = spec["name"], spec["kind"]
         f = Field(name, kind, spec["label"], spec.get("help", ""), spec.get("required", False))
+        f.echo = bool(spec.get("echo"))
         if kind == "choice":
             chosen = str(data.get(name, ""))
             f.inputs = [
@@ -139,6 +143,66 @@ def _live_url(pk: int) -> str:
     return reverse("scoring:turno_live", args=[pk])
 
 
+# -- the smazzata's value as the segretario types it (never stored) ----------------------------
+FORM_KEYS = frozenset(("csrfmiddlewaretoken", "numero", "correggi", "risposte"))
+
+
+def _typed(data: Mapping[str, Any]) -> bool:
+    """Has anything of the smazzata been typed yet (beyond the form's own hidden fields)?"""
+    return any(str(v or "").strip() for k, v in data.items() if k not in FORM_KEYS)
+
+
+def smazzata_preview(
+    system: Any,
+    rules: Any,
+    record: Mapping[str, Any],
+    data: Mapping[str, Any],
+    correcting: int | None = None,
+) -> dict[str, Any] | None:
+    """What the system's ``preview(rules, turno, data)`` says of the smazzata being typed, for the
+    screen: its facts (value, won or lost...), the points of every player, the totals the list
+    would have with it, the engine's problems with the field they belong to, and the notes shown
+    next to fields (empty until something is typed). None when the system offers no preview."""
+    preview = getattr(system, "preview", None)
+    if preview is None:
+        return None
+    smazzate = list(record["smazzate"])
+    head = {**record, "smazzate": smazzate[: correcting - 1] if correcting else smazzate}
+    fields = system.entry_fields(rules, head)
+    echo_fields = [f["name"] for f in fields if f.get("echo")]
+    if not _typed(data):
+        return {"facts": [], "points": [], "problems": [], "echo": {}, "echo_fields": echo_fields}
+    result = preview(rules, head, data)
+    players = record["players"]
+    after = None
+    if result["record"] is not None:
+        if correcting:
+            smazzate[correcting - 1] = result["record"]
+        else:
+            smazzate.append(result["record"])
+        try:
+            after = system.score_running(rules, {**record, "smazzate": smazzate})["totals"]
+        except RuleViolation:  # a correction that later smazzate no longer fit: no totals
+            after = None
+    labels = {f["name"]: f["label"] for f in fields}
+    points = result["points"]
+    return {
+        "facts": result["facts"],
+        "points": [
+            {"name": p, "points": points.get(p), "after": after.get(p) if after else None}
+            for p in players
+        ]
+        if points is not None
+        else [],
+        "problems": [
+            {"label": labels.get(p.field or "", ""), "message": p.message}
+            for p in result["problems"]
+        ],
+        "echo": result["echo"],
+        "echo_fields": echo_fields,
+    }
+
+
 def _render(
     request: HttpRequest,
     turno: Turno,
@@ -163,11 +227,15 @@ def _render(
     notes = system.player_notes(rules, record)
     players = record["players"]
     entry = None
+    preview = None
     if turno.is_open and (not step["complete"] or correcting):
         if data is None and correcting:
             data = system.entry_data(rules, head, record["smazzate"][correcting - 1])
         specs = system.entry_fields(rules, head, draft)
         entry = build_fields(specs, data or {}, problems)
+        preview = smazzata_preview(system, rules, record, data or {}, correcting)
+        for f in entry:
+            f.echo_text = preview["echo"].get(f.name, "") if preview else ""
     ties = system.ties(rules, record) if turno.is_open and step["complete"] else []
     smazzate = [
         {
@@ -196,6 +264,8 @@ def _render(
         "balance": running.get("balance"),
         "smazzate": smazzate,
         "entry": entry,
+        "previews": hasattr(system, "preview"),
+        "preview": preview,
         "draft": draft is not None,
         "correcting": correcting,
         "general_errors": [p for p in problems if not p.field or p.field not in _names(entry)],
@@ -284,6 +354,25 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
             status=422,
         )
     return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """The smazzata's value as it is typed (htmx, from the live screen's form): a small partial,
+    never a write. Invalid input shows the engine's messages, with status 200."""
+    turno = _turno(pk)
+    system, rules = turno.season.system, turno.season.game_rules
+    record = game_record(turno)
+    data = _post_data(request)
+    correcting = None
+    if str(data.get("correggi") or "").isdigit():
+        k = int(data["correggi"])
+        correcting = k if 1 <= k <= len(record["smazzate"]) else None
+    preview = None
+    if turno.is_open and (correcting or not system.next_step(rules, record)["complete"]):
+        preview = smazzata_preview(system, rules, record, data, correcting)
+    return render(request, T + "_preview.html", {"preview": preview, "oob": True})
 
 
 @segretario_required
@@ -388,6 +477,7 @@ def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "totals": [running["totals"].get(p, 0) for p in players],
         "balance": running.get("balance"),
+        "sheet": sheet_of(system, rules, record),
         "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
         "columns": system.turno_columns(),
         "step": system.next_step(rules, record),
@@ -487,6 +577,7 @@ urlpatterns = [
         name="game_penalita_remove",
     ),
     path("segreteria/partite/<int:pk>/smazzata/", game_smazzata, name="game_smazzata"),
+    path("segreteria/partite/<int:pk>/anteprima/", game_preview, name="game_preview"),
     path("segreteria/partite/<int:pk>/annulla/", game_undo, name="game_undo"),
     path("segreteria/partite/<int:pk>/chiudi/", game_close, name="game_close"),
     path("segreteria/partite/<int:pk>/riapri/", game_reopen, name="game_reopen"),

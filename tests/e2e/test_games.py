@@ -57,7 +57,7 @@ def desk(transactional_db):
     return user
 
 
-def _play(browser, live_server, shot, code: str, players: list[str], size, seed: int):
+def _play(browser, live_server, shot, code: str, players: list[str], size, seed: int, typed=None):
     season = season_create(name=f"{code} 2026-27", ruleset_code=code, current=False)
     system, rules = season.system, season.game_rules
     record = system.random_turno(random.Random(seed), players, rules)
@@ -79,6 +79,8 @@ def _play(browser, live_server, shot, code: str, players: list[str], size, seed:
         data = system.entry_data(rules, head, smazzata)
         answers = data.pop("reentries", None)
         _fill(page, data)
+        if typed:
+            typed(page, k, system.preview(rules, head, data))
         page.locator("form.entry button[type=submit]").click()
         page.wait_for_load_state()
         if page.locator("input[name='risposte']").count():  # "rientra?"
@@ -120,7 +122,30 @@ def test_international_king_at_the_desk(browser, live_server, desk, shot):
 
 
 def test_skat_list_of_three_on_a_phone(browser, live_server, desk, shot):
-    _play(browser, live_server, shot, "skat-isko", NAMES[:3], (390, 844), seed=5)
+    from playwright.sync_api import expect
+
+    def value_as_typed(page, k, preview):
+        """Before each game is saved the screen shows what the engine makes of it (the value,
+        won or lost, the list points) and the opponents' 120 − x next to the card points."""
+        assert preview["facts"] and not preview["problems"]
+        box = page.locator("#anteprima")
+        for label, text in preview["facts"]:
+            expect(box).to_contain_text(f"{label}")
+            expect(box).to_contain_text(text)
+        for name, points in preview["points"].items():
+            expect(box.locator(f"tr[data-player='{name}'] td[data-points]")).to_have_attribute(
+                "data-points", str(points)
+            )
+        expect(page.locator("#eco-declarer_points")).to_have_text(
+            preview["echo"].get("declarer_points", "")
+        )
+        if k == 1:
+            shot(page, "value-as-typed")
+
+    _play(
+        browser, live_server, shot, "skat-isko", NAMES[:3], (390, 844), seed=5,
+        typed=value_as_typed,
+    )  # fmt: skip
 
 
 def test_ramino_match_with_a_reentry_on_a_phone(browser, live_server, desk, shot):

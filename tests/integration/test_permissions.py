@@ -264,6 +264,13 @@ TABLE: dict[str, tuple[Check, ...]] = {
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
+    "scoring:game_preview": (  # the Skat value as typed: read-only, a partial (empty here)
+        P(segreteria(OK), unchanged=True, pk="game_open"),
+        P(segreteria(OK), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="open_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
+    ),
     "scoring:game_undo": (
         P(segreteria(TO_LIVE), pk="game_open"),
         P(segreteria(INVALID), unchanged=True, pk="game_closed"),

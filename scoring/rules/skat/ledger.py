@@ -1,5 +1,6 @@
 """What the generic ledger asks of Skat (:class:`..systems.LedgerSystem`): the list's entry row,
-the running list, the Spielliste's lines and columns."""
+the game value as the segretario types it (:meth:`SkatLedger.preview`), the running list, the
+Spielliste's lines and columns (:meth:`SkatLedger.sheet`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 from ..problems import Problem, RuleViolation
 from ..systems import posted_int
 from . import lista
-from .rules import GAMES, SkatRules
+from .rules import GAMES, NULL, SkatRules
 
 GAME_LABELS = {
     "DIAMONDS": "♦ quadri",
@@ -77,6 +78,9 @@ class SkatLedger:
             {"name": name, "kind": "int", "label": label, "min": low, "max": high}
             for name, label, low, high in NUMBERS
         ]
+        for f in fields:
+            if f["name"] == "declarer_points":
+                f["echo"] = True  # the opponents' 120 − x, shown by :meth:`preview`
         fields += [{"name": name, "kind": "bool", "label": label} for name, label in FLAGS]
         return fields
 
@@ -195,3 +199,192 @@ class SkatLedger:
             ("won", "Vinte"),
             ("lost", "Perse"),
         ]
+
+    # -- the game value as the segretario types it (the live screen's preview) -----------------
+    def preview(
+        self, rules: SkatRules, turno: Mapping[str, Any], data: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """The next game of ``turno`` as the form ``data`` stands, never stored: ``{"record":
+        the parsed game or None, "facts": [(label, text)], "points": {player: list points} or
+        None, "problems": [Problem], "echo": {field: text}}``. ``echo`` holds what is shown next
+        to a field while it is typed (the opponents' 120 − x next to the declarer's card
+        points), even while the rest of the game is incomplete."""
+        out: dict[str, Any] = {
+            "record": None,
+            "facts": [],
+            "points": None,
+            "problems": [],
+            "echo": self._echo(rules, data),
+        }
+        try:
+            record = self.parse_entry(rules, turno, data)
+        except RuleViolation as exc:
+            out["problems"] = list(exc.problems)
+            return out
+        row, problems = lista.preview(rules, turno, record)
+        if row is None:
+            out["problems"] = problems
+            return out
+        out.update(record=record, facts=_facts(rules, row), points=row["points"])
+        return out
+
+    def _echo(self, rules: SkatRules, data: Mapping[str, Any]) -> dict[str, str]:
+        if data.get("passed") or str(data.get("game") or "") == NULL:
+            return {}
+        text = str(data.get("declarer_points") or "").strip()
+        if not (text.isascii() and text.isdigit() and len(text) <= 3):
+            return {}
+        points = int(text)
+        if points > rules.total_points:
+            return {}
+        return {"declarer_points": f"avversari {rules.total_points - points}"}
+
+    # -- the Spielliste on paper ---------------------------------------------------------------
+    def sheet(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """The list as Skat players keep it on paper (DSkV Spielliste): per game the number, the
+        dealer, the declarer, the game, the card points (declarer : opponents, 120 − x), the
+        value, won or lost and the game score; per player the running total of game scores
+        ("Spielpunkte", only the declarer's changes) and the running count of games won (G) and
+        lost (V); under it the Seeger-Fabian evaluation ending with the list points.
+
+        ``summary`` rows carry a ``kind`` a spreadsheet can turn into formulas: ``carry`` (the
+        last running line), ``won``/``lost``/``count`` (a count times ``factor``), ``value``,
+        ``sum`` (of the rows above)."""
+        scored = self.score_running(rules, turno)
+        players = list(turno["players"])
+        records = list(turno.get("smazzate") or [])
+        running = dict.fromkeys(players, 0)
+        won = dict.fromkeys(players, 0)
+        lost = dict.fromkeys(players, 0)
+        rows = []
+        for row, record in zip(scored["smazzate"], records, strict=True):
+            d = row["declarer"]
+            if d is not None:
+                running[d] += row["score"]
+                (won if row["won"] else lost)[d] += 1
+            rows.append(
+                {
+                    "number": row["number"],
+                    "dealer": row["dealer"],
+                    "sitting_out": row["sitting_out"],
+                    "declarer": d,
+                    "passed": row["passed"],
+                    "won": row["won"],
+                    "score": None if row["passed"] else row["score"],
+                    "facts": _sheet_facts(rules, row, record),
+                    "cells": [
+                        {
+                            "player": p,
+                            "running": running[p],
+                            "won": won[p],
+                            "lost": lost[p],
+                            "changed": p == d,
+                            "out": p == row["sitting_out"],
+                        }
+                        for p in players
+                    ],
+                }
+            )
+        n = len(players)
+        bonus = rules.opponents_bonus[n]
+        game_points, penalties = scored["game_points"], scored["penalties"]
+
+        def times(counts: Mapping[str, int], factor: int) -> dict[str, int]:
+            return {p: counts[p] * factor for p in players}
+
+        summary = [
+            {
+                "kind": "carry",
+                "label": "Punti gioco (Spielpunkte)",
+                "values": dict(game_points),
+                "won": dict(scored["won"]),
+                "lost": dict(scored["lost"]),
+            },
+            {
+                "kind": "won",
+                "label": f"{rules.won_bonus:+d} per gioco vinto (gewonnen)",
+                "factor": rules.won_bonus,
+                "values": times(scored["won"], rules.won_bonus),
+            },
+            {
+                "kind": "lost",
+                "label": f"{rules.lost_bonus:+d} per gioco perso (verloren)",
+                "factor": rules.lost_bonus,
+                "values": times(scored["lost"], rules.lost_bonus),
+            },
+            {
+                "kind": "count",
+                "label": f"{bonus:+d} per gioco perso da un avversario (Gegenspiel verloren)",
+                "factor": bonus,
+                "counts": dict(scored["opponents_lost"]),
+                "values": times(scored["opponents_lost"], bonus),
+            },
+            {"kind": "value", "label": "Penalità", "values": dict(penalties)},
+            {
+                "kind": "sum",
+                "label": "Punti lista (Seeger-Fabian)",
+                "values": dict(scored["totals"]),
+            },
+        ]
+        return {
+            "columns": ["Solista", "Gioco", "Punti carta", "Valore", "Esito", "Punti gioco"],
+            "player_columns": ["Punti", "G", "V"],
+            "rows": rows,
+            "summary": summary,
+        }
+
+
+def _game_text(record: Mapping[str, Any]) -> str:
+    """The game as a list writes it: "♣ fiori con 2, mano, ouvert", "Null ouvert"."""
+    game = record["game"]
+    parts = [GAME_LABELS.get(game, game)]
+    if game != NULL:
+        parts[0] += f" {'con' if record.get('with') else 'senza'} {record.get('matadors')}"
+    flags = [
+        ("hand", "mano"),
+        ("schneider_announced", "schneider ann."),
+        ("schwarz_announced", "schwarz ann."),
+        ("ouvert", "ouvert"),
+    ]
+    parts += [text for name, text in flags if record.get(name)]
+    return ", ".join(parts)
+
+
+def _outcome_text(row: Mapping[str, Any]) -> str:
+    if row["overbid"]:
+        return "perso (superato)"
+    return "vinto" if row["won"] else "perso"
+
+
+def _value_text(rules: SkatRules, row: Mapping[str, Any]) -> str:
+    """The value with its arithmetic: "6 × 24 = 144" (suit, grand), "46" (Null)."""
+    if row["multiplier"] is None:
+        return str(row["value"])
+    return f"{row['multiplier']} × {rules.base_values[row['game']]} = {row['value']}"
+
+
+def _facts(rules: SkatRules, row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What the live screen's preview says about a game's output row."""
+    if row["passed"]:
+        return [("Eingepasst", "nessuno gioca: 0 punti a tutti")]
+    facts = [("Valore", _value_text(rules, row))]
+    if row["overbid"]:
+        facts.append(("Superato", "il valore non raggiunge la dichiarazione: perso"))
+    facts.append(("Esito", f"{_outcome_text(row)} {row['score']:+d}"))
+    return facts
+
+
+def _sheet_facts(rules: SkatRules, row: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
+    """A game's cells on the Spielliste, in the order of ``sheet()["columns"]``."""
+    if row["passed"]:
+        return ["", "eingepasst", "", "", "", ""]
+    points = record.get("declarer_points")
+    card = "" if points is None else f"{points} : {rules.total_points - points}"
+    return [
+        row["declarer"],
+        _game_text(record),
+        card,
+        str(row["value"]),
+        _outcome_text(row),
+        f"{row['score']:+d}",
+    ]
