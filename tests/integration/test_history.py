@@ -476,3 +476,12 @@ def test_the_new_season_form_carries_the_series_over(segretario_client, s1, segr
     )
     assert bad.status_code == 422
     assert "per riportare le serie va indicata la stagione chiusa" in bad.text
+
+
+def test_albo_and_season_close_pages_in_english(client, segretario_client, s1):
+    page = client.get(reverse("scoring:albo"), HTTP_ACCEPT_LANGUAGE="en").text
+    assert "Roll of honour" in page and "Club records" in page and "Leading" in page
+    close = segretario_client.get(
+        reverse("scoring:season_close", args=[s1.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).text
+    assert "Close the season 2024-25" in close and "Reason for closing" in close
