@@ -485,3 +485,41 @@ def test_albo_and_season_close_pages_in_english(client, segretario_client, s1):
         reverse("scoring:season_close", args=[s1.pk]), HTTP_ACCEPT_LANGUAGE="en"
     ).text
     assert "Close the season 2024-25" in close and "Reason for closing" in close
+
+
+def test_the_admin_keeps_a_closed_season_frozen(client, admin_user, make_season, segretario):
+    import json
+
+    season = make_season(giornate=2, seed=3)
+    season_close(season=season, user=segretario, reason="fine")
+    client.force_login(admin_user)
+    url = f"/admin/scoring/season/{season.pk}/change/"
+    page = client.get(url).text
+    assert "Chiusa il" in page and "Serie riportate dalla stagione" in page
+    rules = dict(season.rules)
+    rules["games"] = dict(rules["games"])
+    rules["games"]["NQS"] = {**rules["games"]["NQS"], "per_unit": -10}
+    data = {
+        "name": season.name,
+        "ruleset_code": "caf",
+        "rules": json.dumps(rules),
+        "is_current": "on",
+        "recompute": "on",
+        "reason": "il circolo passa a -10",
+        "enrollments-TOTAL_FORMS": "0",
+        "enrollments-INITIAL_FORMS": "0",
+        "enrollments-MIN_NUM_FORMS": "0",
+        "enrollments-MAX_NUM_FORMS": "1000",
+    }
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "La stagione è chiusa: il regolamento non si cambia più." in response.text
+    assert Season.objects.get(pk=season.pk).rules["games"]["NQS"]["per_unit"] == -8
+    from scoring.models import Player
+
+    newcomer = Player.objects.create(name="Zeno")
+    added = client.post(
+        "/admin/scoring/enrollment/add/", {"season": season.pk, "player": newcomer.pk}
+    )
+    assert added.status_code == 200  # the closed season is not a choice: the form says so
+    assert not Enrollment.objects.filter(season=season, player=newcomer).exists()
