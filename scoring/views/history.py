@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -158,7 +158,7 @@ def season_new_view(request: HttpRequest) -> HttpResponse:
                 form.add_error(problem.field if problem.field in fields else None, problem.message)
         else:
             messages.success(request, _("Stagione %(name)s creata.") % {"name": season.name})
-            return redirect(f"{redirect('scoring:segreteria').url}?stagione={season.pk}")
+            return redirect(f"{reverse('scoring:segreteria')}?stagione={season.pk}")
     return render(
         request,
         T + "season_new.html",

@@ -417,6 +417,8 @@ def test_member_history_across_seasons(client, two_seasons):
     page = client.get(reverse("scoring:player_history", args=[carla.pk]))
     assert page.status_code == 200
     assert 'data-season="2024-25"' in page.text and "badge-champion" not in page.text
+    season_page = client.get(reverse("scoring:player", args=[carla.pk])).text
+    assert reverse("scoring:player_history", args=[carla.pk]) in season_page
 
 
 def test_the_segretario_closes_a_season_from_the_dashboard(segretario_client, s1):
@@ -523,3 +525,18 @@ def test_the_admin_keeps_a_closed_season_frozen(client, admin_user, make_season,
     )
     assert added.status_code == 200  # the closed season is not a choice: the form says so
     assert not Enrollment.objects.filter(season=season, player=newcomer).exists()
+
+
+def test_a_backup_restores_the_closed_season_and_the_carried_series(two_seasons, tmp_path):
+    import io
+
+    from django.core.management import call_command
+
+    path = tmp_path / "club.json"
+    call_command("backup", str(path), stdout=io.StringIO())
+    call_command("restore", str(path), "--force", stdout=io.StringIO())
+    s1, s2 = Season.objects.get(name="2024-25"), Season.objects.get(name="2025-26")
+    assert s1.closed_at is not None and s1.closed_by.username == "segretario"
+    assert (s2.series_origin, s2.series_source, s2.closed_at) == ("carried", s1, None)
+    assert sorted(s2.start_series.values()) == ["A", "A", "C1", "C1"]
+    assert ledger_differences() == []
