@@ -540,3 +540,27 @@ def test_a_backup_restores_the_closed_season_and_the_carried_series(two_seasons,
     assert (s2.series_origin, s2.series_source, s2.closed_at) == ("carried", s1, None)
     assert sorted(s2.start_series.values()) == ["A", "A", "C1", "C1"]
     assert ledger_differences() == []
+
+
+def test_the_engine_starts_a_season_from_the_series_it_is_given():
+    from scoring.rules import TableResult, play_season, starting_state
+
+    rules = caf()
+    table = TableResult(
+        key=1,
+        date=dt.date(2025, 10, 3),
+        number=1,
+        order=("Carla", "Anna", "Bruno", "Dario"),
+        ratios={"Carla": D("1.00"), "Anna": D("0.50"), "Bruno": D("0.40"), "Dario": D("0.10")},
+        sanctions=(),
+    )
+    carried = play_season(rules, PLAYERS, [table], starting_state(rules, {"Carla": "C1"}))
+    outcome = carried.tables[1]
+    assert (outcome.series_before["Carla"], outcome.series_after["Carla"]) == ("C1", "B")
+    assert outcome.titles["Carla"] == () and outcome.titles["Anna"] == ("UEFA",)
+    assert outcome.league_points["Carla"] == D("1.00")
+    fresh = play_season(rules, PLAYERS, [table]).tables[1]
+    assert fresh.titles["Carla"] == ("SCUDETTO",) and fresh.league_points["Carla"] == D("2.00")
+    with pytest.raises(RuleViolation) as exc:
+        starting_state(rules, {"Anna": "Z9"})
+    assert exc.value.problems[0].code == "START_SERIES_UNKNOWN"
