@@ -366,6 +366,9 @@ def test_albo_doro_queries_do_not_grow_with_the_seasons(two_seasons, segretario)
         return len(ctx.captured_queries)
 
     two = count()
+    # seasons, champions, turni, titles; two per turno record (best value, holders); Scudetti,
+    # cappotti; giornate and Scudetti for the streak
+    assert two == 14
     game_season(code="ramino-101", name="Ramino 2025", players=PLAYERS, giornate=1, attendance=1.0)
     s3 = season_create(name="2026-27", current=False)
     play(s3, dt.date(2026, 10, 2), 28, PLAYERS)
