@@ -36,6 +36,7 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -236,6 +237,8 @@ def test_a_closed_generic_season_refuses_a_reopen(members, segretario):
     )
     season_close(season=season, user=segretario, reason="fine")
     turno = Turno.objects.get(season=season)
+    page = Client().get(reverse("scoring:classifica", args=[season.pk])).text
+    assert 'data-final="1"' in page
     with pytest.raises(RuleViolation) as exc:
         game_turno_reopen(turno=turno, reason="errore", user=segretario)
     assert exc.value.problems[0].code == "SEASON_CLOSED"
