@@ -137,6 +137,10 @@ class EnrollmentInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_add_permission(self, request, obj=None) -> bool:
+        """A closed season's roster is final (issue 17)."""
+        return super().has_add_permission(request, obj) and not (obj and obj.closed_at)
+
 
 # -- members and seasons ---------------------------------------------------------------------
 @admin.register(Player)
@@ -213,6 +217,11 @@ class SeasonAdminForm(forms.ModelForm):
             self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": exc})
             return data
         changed = season.pk and "rules" in self.changed_data
+        if changed and season.closed_at is not None:
+            self.add_error(
+                "rules", gettext("La stagione è chiusa: il regolamento non si cambia più.")
+            )
+            return data
         if changed and season.rules_locked:
             if not data.get("recompute"):
                 self.add_error(
@@ -230,14 +239,17 @@ class SeasonAdminForm(forms.ModelForm):
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
     form = SeasonAdminForm
-    list_display = ("name", "is_current", "ruleset_code", "created_at")
+    list_display = ("name", "is_current", "ruleset_code", "created_at", "closed_at")
     list_filter = ("is_current", "ruleset_code")
     search_fields = ("name",)
     inlines = (EnrollmentInline,)
 
     def get_readonly_fields(self, request, obj=None):
         # the game system of a season is fixed once it exists
-        return ("created_at", "ruleset_code") if obj is not None else ("created_at",)
+        history = ("closed_at", "closed_by", "series_origin", "series_source")
+        if obj is not None:
+            return ("created_at", "ruleset_code", *history)
+        return ("created_at", *history)
 
     def has_delete_permission(self, request, obj=None) -> bool:
         """A season with turni is part of the record; an empty one may go."""
@@ -299,6 +311,11 @@ class EnrollmentAdmin(admin.ModelAdmin):
                 turno__season_id=obj.season_id, player_id=obj.player_id
             ).exists()
         )
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "season":  # a closed season's roster is final (issue 17)
+            kwargs["queryset"] = Season.objects.filter(closed_at__isnull=True)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def save_model(self, request, obj, form, change):
         enrolled = enrollment_add(season=obj.season, player=obj.player)

@@ -86,6 +86,33 @@ class Season(UserTexts, models.Model):
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    # the club's history (issue 17): a closed season is frozen; a new one starts from the
+    # series of a closed season ("carried") or from the top of the ladder ("reset")
+    closed_at = models.DateTimeField(_("chiusa il"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("chiusa da"),
+    )
+    series_origin = models.CharField(
+        _("serie di partenza"),
+        max_length=8,
+        choices=[("reset", _("tutti in serie A")), ("carried", _("riportate"))],
+        default="reset",
+    )
+    series_source = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("serie riportate dalla stagione"),
+    )
+    # player pk (as text) -> series code at the start of the season (carried series only)
+    start_series = models.JSONField(_("serie iniziali"), default=dict, blank=True)
 
     class Meta:
         ordering = ["-name"]
@@ -119,6 +146,10 @@ class Season(UserTexts, models.Model):
     def game_rules(self) -> Any:
         """The system's rule set: its defaults with this season's copy applied."""
         return self.system.rules(self.rules)
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
     @property
     def rules_locked(self) -> bool:

@@ -304,6 +304,7 @@ def classifica(season: Season) -> list[ClassificaRow]:
 def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:
     """The Classifica Generale as it stood after the giornata of ``date``."""
     from scoring.services.season import standings_aggregate
+    from scoring.services.seasons_close import season_start_state
 
     rules = season.ruleset
     giornata = (
@@ -311,7 +312,7 @@ def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:
         .order_by("-date")
         .first()
     )
-    state = SeasonState.from_dict(giornata.state_after if giornata else None)
+    state = SeasonState.from_dict(giornata.state_after) if giornata else season_start_state(season)
     ranked = rank_classifica(standings_aggregate(season, before=date + dt.timedelta(days=1)))
     return [
         ClassificaRow(

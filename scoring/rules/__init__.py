@@ -18,7 +18,7 @@ from .records import (
     TurnoScore,
 )
 from .ruleset import RuleSet, RuleSetError, caf, get_ruleset
-from .season import play_giornate, play_season, rank_classifica
+from .season import play_giornate, play_season, rank_classifica, starting_state
 from .turno import check_smazzata, progress_of, ratios, score_smazzata, score_turno
 
 __all__ = [
@@ -47,4 +47,5 @@ __all__ = [
     "ratios",
     "score_smazzata",
     "score_turno",
+    "starting_state",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from .problems import Problem
+from .problems import Problem, RuleViolation
 from .records import (
     SANCTION_CONTATORE,
     GiornataOutcome,
@@ -127,6 +127,28 @@ def play_table(
     )
 
 
+def starting_state(rules: RuleSet, series: Mapping[str, str] | None = None) -> SeasonState:
+    """The state a season starts from: every player at ``rules.start_series`` (the Statuto's
+    "tutti partono dalla serie A"), except those given a series carried over from the season
+    before (the ladder goes on across seasons). No Scudetto streak carries over. A series the
+    ladder does not have is a :class:`Problem` (``RuleViolation``)."""
+    series = dict(series or {})
+    codes = rules.series_codes()
+    wrong = sorted(p for p, code in series.items() if code not in codes)
+    if wrong:
+        raise RuleViolation(
+            [
+                Problem(
+                    "START_SERIES_UNKNOWN",
+                    f"{p}: la serie {series[p]!r} non esiste nel regolamento della stagione",
+                    player=p,
+                )
+                for p in wrong
+            ]
+        )
+    return SeasonState(series=series)
+
+
 def play_giornate(
     rules: RuleSet,
     roster: Iterable[str],
@@ -205,12 +227,18 @@ def tally(
 
 
 def play_season(
-    rules: RuleSet, roster: Iterable[str], tables: Sequence[TableResult]
+    rules: RuleSet,
+    roster: Iterable[str],
+    tables: Sequence[TableResult],
+    start: SeasonState | None = None,
 ) -> SeasonResult:
-    """A whole season from its closed turni: every outcome, absences and the classifica."""
+    """A whole season from its closed turni: every outcome, absences and the classifica.
+    ``start`` is the series each player starts from (:func:`starting_state`; all at the top
+    of the ladder when None)."""
     tables = list(tables)
     members = list(dict.fromkeys([*roster, *(p for t in tables for p in t.order)]))
-    outcomes, giornate, state = play_giornate(rules, members, tables)
+    start = start or SeasonState()
+    outcomes, giornate, state = play_giornate(rules, members, tables, start)
     score: dict[str, Decimal] = defaultdict(Decimal)
     played: dict[str, int] = defaultdict(int)
     absences: dict[str, int] = defaultdict(int)

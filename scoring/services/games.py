@@ -32,6 +32,7 @@ from scoring.models import (
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.services.season import season_create
+from scoring.services.seasons_close import season_require_open
 
 
 def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
@@ -103,6 +104,7 @@ def _lock(turno: Turno | int) -> Turno:
 
 
 def _require_open(turno: Turno) -> None:
+    season_require_open(turno.season)  # a closed season is frozen
     if not turno.is_open:
         raise _fail(
             "TURNO_CLOSED",
@@ -379,6 +381,7 @@ def game_turno_close(
 def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
     """Reopen a closed turno with a reason (kept); the standing is computed again."""
     turno = _lock(turno)
+    season_require_open(turno.season)
     if turno.is_open:
         raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
     if not reason or not reason.strip():

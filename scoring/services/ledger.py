@@ -27,7 +27,6 @@ from scoring.models import (
 )
 from scoring.rules import (
     RuleSet,
-    SeasonState,
     TableResult,
     TurnoScore,
     play_giornate,
@@ -37,6 +36,7 @@ from scoring.rules import (
 from scoring.rules import Sanction as SanctionRecord
 from scoring.rules import Standing as StandingRecord
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.seasons_close import CARRIED, final_series, season_start_state
 
 
 @dataclass(frozen=True)
@@ -188,7 +188,8 @@ def season_differences(*, season: Season) -> list[Difference]:
                 ),
             )
         )
-    outcomes, days, state = play_giornate(rules, sorted(roster), tables, None, pending)
+    start = season_start_state(season)  # the series carried over from the season before
+    outcomes, days, state = play_giornate(rules, sorted(roster), tables, start, pending)
 
     expected_awards: Counter = Counter()
     per_day: dict[dt.date, dict[str, tuple[Decimal, int, Counter]]] = defaultdict(dict)
@@ -293,8 +294,8 @@ def season_differences(*, season: Season) -> list[Difference]:
         if prev_state is not None
         else {}
     )
-    final = state if days else SeasonState()
-    previous = prev_state or SeasonState()
+    final = state if days else start
+    previous = prev_state or start
     expected_rows = {
         row.player: (
             place,
@@ -346,6 +347,24 @@ def season_differences(*, season: Season) -> list[Difference]:
             continue
         for field, a, b in zip(fields, stored, expected, strict=True):
             out.compare(f"classifica, {name}", field, a, b)
+
+    # a season that carries the series of the season before starts from its final Classifica
+    if season.series_origin == CARRIED:
+        source = season.series_source
+        out.compare("serie di partenza", "stagione di provenienza", source is not None, True)
+        if source is not None:
+            out.compare(
+                "serie di partenza",
+                "stagione di provenienza chiusa",
+                source.closed_at is not None,
+                True,
+            )
+            out.compare(
+                "serie di partenza",
+                "serie finali riportate",
+                season.start_series,
+                final_series(source),
+            )
 
     # the audit trail: an explicit recompute always says why
     for at, reason in SeasonEvent.objects.filter(season=season, kind="recompute").values_list(

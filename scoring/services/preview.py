@@ -30,6 +30,7 @@ from scoring.rules import Sanction as SanctionRecord
 from scoring.rules import Standing as StandingRecord
 from scoring.rules.season import tally
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.seasons_close import season_start_state
 
 
 @dataclass(frozen=True)
@@ -147,12 +148,13 @@ def close_preview(*, turno: Turno | int, tiebreak: list[str] | None = None) -> C
     # the facts, as the close's replay reads them: the state before the turno's giornata, the
     # closed turni from that giornata on (this one added), the roster, the turni still open
     raw = (
-        Giornata.objects.filter(season=season, date__lt=since)
+        Giornata.objects.filter(season=season, date__lt=since, lowest__isnull=False)
         .order_by("-date")
         .values_list("state_after", flat=True)
         .first()
     )
-    start = SeasonState.from_dict(raw) if raw is not None else None
+    # before the first closed giornata: the series the season starts from (carried or not)
+    start = SeasonState.from_dict(raw) if raw is not None else season_start_state(season)
     roster = sorted(Enrollment.objects.filter(season=season).values_list("player__name", flat=True))
     closed = {
         t_pk: (date, number)

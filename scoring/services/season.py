@@ -44,6 +44,7 @@ from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
 from scoring.services.locks import season_lock
+from scoring.services.seasons_close import season_require_open, season_start_state
 
 
 @transaction.atomic
@@ -100,6 +101,7 @@ def season_rules_update(
         _validate_rules(rules)
     reason = user_text(reason, field="reason", label="motivo", max_length=2000, required=False)
     season = Season.objects.select_for_update().get(pk=season.pk)
+    season_require_open(season)
     if season.rules_locked and not recompute:
         raise RuleViolation(
             [
@@ -131,6 +133,7 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
     from scoring.services.turni import rescore_turno
 
     season_lock(season)
+    season_require_open(season, fresh=True)
     if season.is_generic:
         from scoring.services.games import game_season_rescore
 
@@ -157,6 +160,7 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
 def enrollment_add(*, season: Season, player: Player) -> Enrollment:
     """Enrol a member: a late joiner takes the lowest score of every earlier giornata."""
     season_lock(season)
+    season_require_open(season, fresh=True)
     enrollment, created = Enrollment.objects.get_or_create(season=season, player=player)
     if created and (season.giornate.exists() or season.standings.exists()):
         season_recompute(season=season)
@@ -174,6 +178,7 @@ class _Unenrolled(Exception):
 def enrollment_remove(*, season: Season, player: Player) -> None:
     """Take a member off the roster: only one who has not played in the season (their
     absences go with them, the season is recomputed)."""
+    season_require_open(season, fresh=True)
     if Seat.objects.filter(turno__season=season, player=player).exists():
         raise RuleViolation(
             [
@@ -280,7 +285,7 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     rules = season.ruleset
     # the states after each giornata are large (every member): load only the one needed
     giornate = list(Giornata.objects.filter(season=season).order_by("date").defer("state_after"))
-    start = None
+    start = season_start_state(season)  # the series carried over from the season before
     if since is not None:
         # start from the state after the last earlier giornata that has a closed turno: a
         # giornata holding only open turni has no state of its own (``state_after`` is empty
@@ -362,7 +367,7 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     # absences and the giornate (lowest score, state after)
     by_date = {d.date: d for d in days}
     wanted: dict[tuple[int, int], Decimal] = {}
-    state = start or SeasonState()
+    state = start
     for g in giornate:
         day = by_date.get(g.date)
         if day is None:  # no closed turno on this date yet
@@ -469,8 +474,9 @@ def standings_refresh(*, season: Season) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata)."""
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
-    state = SeasonState.from_dict(last.state_after) if last else SeasonState()
-    previous_state = SeasonState()
+    initial = season_start_state(season)
+    state = SeasonState.from_dict(last.state_after) if last else initial
+    previous_state = initial
     prev = None
     if last is not None:
         prev = (
@@ -478,7 +484,7 @@ def standings_refresh(*, season: Season) -> None:
             .order_by("-date")
             .first()
         )
-        previous_state = SeasonState.from_dict(prev.state_after) if prev else SeasonState()
+        previous_state = SeasonState.from_dict(prev.state_after) if prev else initial
     rows = standings_aggregate(season)
     now = rank_classifica(rows)
     # places as they stood before the last giornata (the movement arrows of the table): the

@@ -44,6 +44,7 @@ from scoring.rules.turno import check_penalties_and_sanctions, check_turno_heade
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
+from scoring.services.seasons_close import season_require_open
 
 
 def _fail(code: str, message: str, **kw) -> RuleViolation:
@@ -62,6 +63,7 @@ def _lock(turno: Turno | int) -> Turno:
 
 
 def _require_open(turno: Turno) -> None:
+    season_require_open(turno.season)  # loaded by _lock, after the turno's row lock
     if not turno.is_open:
         raise _fail(
             "TURNO_CLOSED",
@@ -116,6 +118,7 @@ def turno_start(
         raise RuleViolation(problems)
     by_name = _players_by_name(players)
     season_lock(season)  # the giornata, the turno number and a late joiner's recompute
+    season_require_open(season, fresh=True)
     giornata, _ = Giornata.objects.get_or_create(season=season, date=date)
     # C.A.F. plays one turno a giornata (absences, series); other games play successive
     # matches or lists on one evening
@@ -485,6 +488,7 @@ def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
 
     season_lock_of_turno(turno)
     turno = _lock(turno)
+    season_require_open(turno.season)
     if turno.is_open:
         raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
     reason = user_text(

@@ -129,6 +129,31 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(everyone(MISSING), pk="missing"),
         G(everyone(MISSING), pk="huge"),
     ),
+    # -- the club's history (issue 17) ---------------------------------------------------------
+    "scoring:albo": (G(PUBLIC),),
+    "scoring:player_history": (
+        G(PUBLIC, pk="player"),
+        G(everyone(MISSING), pk="missing"),
+        G(everyone(MISSING), pk="huge"),
+    ),
+    "scoring:season_new": (
+        G(segreteria(OK)),
+        P(segreteria(INVALID), unchanged=True),  # no name
+        # series carried over from no closed season
+        P(
+            segreteria(INVALID),
+            {"name": "2027-28", "ruleset_code": "caf", "series_origin": "carried"},
+            unchanged=True,
+        ),
+    ),
+    "scoring:season_close": (
+        G(segreteria(OK), pk="season"),
+        P(segreteria(INVALID), unchanged=True, pk="season"),  # no reason, no confirmation
+        # the season has turni in progress
+        P(segreteria(INVALID), {"reason": "fine", "confirm": "on"}, unchanged=True, pk="season"),
+        G(segreteria(MISSING), pk="missing"),
+        P(segreteria(MISSING), pk="missing"),
+    ),
     # -- documents ------------------------------------------------------------------------------
     "scoring:turno_pdf": (
         G(PUBLIC, pk="closed_turno"),

@@ -1,0 +1,200 @@
+"""The end and the start of a season (issue 17, the club's history).
+
+- :func:`season_close`: the segretario closes a season; its Classifica is final, its documents
+  too, and every write to it is refused from then on (:func:`season_require_open`, the guard the
+  turno and smazzata services call).
+- :func:`season_new`: a new season, starting from the series its players reached at the end of
+  a closed season ("carried", the Statuto's ladder goes on) or all from the top ("reset"); the
+  choice and the series are recorded on the season.
+- :func:`season_start_state`: the series a season starts from, as the engine's data
+  (:func:`scoring.rules.starting_state`), for every replay of the season.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.models import Player, Season, SeasonEvent, Standing, Turno
+from scoring.rules import Problem, RuleViolation, SeasonState, starting_state
+from scoring.rules.systems import get_system, is_generic
+from scoring.rules.text import user_text
+from scoring.services.locks import season_lock
+
+CARRIED = "carried"
+RESET = "reset"
+SERIES_ORIGINS = (CARRIED, RESET)
+
+
+def _fail(code: str, message: str, **kw) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def _user(user):
+    return user if user is not None and user.is_authenticated else None
+
+
+def season_require_open(season: Season | int, *, fresh: bool = False) -> None:
+    """The guard of every write to a season's turni: a closed season is frozen.
+
+    ``fresh`` reads the season's state from the database (after the season's lock), for a
+    caller holding a season instance loaded before the lock."""
+    if fresh or not isinstance(season, Season):
+        pk = season.pk if isinstance(season, Season) else season
+        row = Season.objects.filter(pk=pk).values_list("name", "closed_at").first()
+        if row is None:
+            return
+        name, closed_at = row
+    else:
+        name, closed_at = season.name, season.closed_at
+    if closed_at is not None:
+        raise _fail(
+            "SEASON_CLOSED",
+            f"la stagione {name} è chiusa (il {timezone.localtime(closed_at):%d/%m/%Y}): "
+            "non si possono iniziare turni, registrare o correggere smazzate, riaprire turni "
+            "né cambiarne il regolamento o gli iscritti",
+        )
+
+
+def season_start_state(season: Season) -> SeasonState:
+    """The series every player starts the season from: the ones carried over from the season
+    before (by name, as the engine reads them), the rule set's start series for everybody else.
+    No query for a season that starts from the top."""
+    if season.series_origin != CARRIED or not season.start_series:
+        return SeasonState()
+    names = dict(
+        Player.objects.filter(pk__in=[int(pk) for pk in season.start_series]).values_list(
+            "pk", "name"
+        )
+    )
+    return starting_state(
+        season.ruleset,
+        {names[int(pk)]: code for pk, code in season.start_series.items() if int(pk) in names},
+    )
+
+
+def final_series(season: Season) -> dict[str, str]:
+    """The series each player of a season ended in (its Classifica), player pk as text."""
+    return {
+        str(pk): series
+        for pk, series in Standing.objects.filter(season=season)
+        .exclude(series="")
+        .values_list("player_id", "series")
+    }
+
+
+@transaction.atomic
+def season_close(*, season: Season | int, user=None, reason: str) -> Season:
+    """Close a season: every turno closed, then its Classifica and documents are final and the
+    season refuses every further write. Recorded in the season's audit trail with the reason."""
+    pk = season.pk if isinstance(season, Season) else season
+    season_lock(pk)
+    season = Season.objects.filter(pk=pk).first()
+    if season is None:
+        raise _fail("SEASON_MISSING", "stagione inesistente")
+    reason = user_text(
+        reason or "",
+        field="reason",
+        label="motivazione",
+        max_length=2000,
+        code="SEASON_CLOSE_REASON",
+        empty="per chiudere la stagione serve una motivazione",
+    )
+    if season.closed_at is not None:
+        raise _fail(
+            "SEASON_ALREADY_CLOSED",
+            f"la stagione {season.name} è già chiusa "
+            f"(il {timezone.localtime(season.closed_at):%d/%m/%Y})",
+        )
+    open_turni = list(
+        Turno.objects.filter(season=season, status=Turno.IN_CORSO)
+        .select_related("giornata")
+        .order_by("giornata__date", "number")
+    )
+    if open_turni:
+        labels = ", ".join(t.label for t in open_turni)
+        raise _fail(
+            "SEASON_TURNO_IN_PROGRESS",
+            f"la stagione {season.name} ha ancora {len(open_turni)} turno/i in corso "
+            f"({labels}): chiuderli o eliminarli prima di chiudere la stagione",
+        )
+    if not Turno.objects.filter(season=season, status=Turno.CHIUSO).exists():
+        raise _fail(
+            "SEASON_EMPTY",
+            f"la stagione {season.name} non ha turni chiusi: non c'è una classifica da chiudere",
+        )
+    season.closed_at = timezone.now()
+    season.closed_by = _user(user)
+    season.save(update_fields=["closed_at", "closed_by"])
+    SeasonEvent.objects.create(season=season, kind="close", reason=reason, user=_user(user))
+    return season
+
+
+@transaction.atomic
+def season_new(
+    *,
+    name: str,
+    ruleset_code: str = "caf",
+    series_origin: str = RESET,
+    source: Season | int | None = None,
+    current: bool = True,
+    user=None,
+) -> Season:
+    """A new season. ``series_origin`` ``"carried"``: each player starts in the series they
+    ended ``source`` in (a closed C.A.F. season; its rule set is copied, so the ladder is the
+    same); ``"reset"``: everybody starts from the top (``source``, if given, is recorded as the
+    season it follows)."""
+    from scoring.services.season import season_create
+
+    if series_origin not in SERIES_ORIGINS:
+        raise _fail(
+            "SERIES_ORIGIN",
+            "scegliere se riportare le serie della stagione precedente o ripartire dalla A",
+            field="series_origin",
+        )
+    src = None
+    if source is not None:
+        src = Season.objects.filter(pk=source.pk if isinstance(source, Season) else source).first()
+        if src is None:
+            raise _fail("SEASON_MISSING", "la stagione di provenienza non esiste", field="source")
+    rules = None
+    start: dict[str, str] = {}
+    if series_origin == CARRIED:
+        if src is None:
+            raise _fail(
+                "SERIES_SOURCE_MISSING",
+                "per riportare le serie va indicata la stagione chiusa da cui riportarle",
+                field="source",
+            )
+        if src.closed_at is None:
+            raise _fail(
+                "SERIES_SOURCE_OPEN",
+                f"la stagione {src.name} non è chiusa: si riportano solo le serie finali di una "
+                "stagione chiusa",
+                field="source",
+            )
+        if src.is_generic or is_generic(get_system(ruleset_code)):
+            raise _fail(
+                "SERIES_NOT_IN_GAME",
+                "solo il King C.A.F. ha la scala delle serie: per questo gioco scegliere "
+                "«ripartire da zero»",
+                field="series_origin",
+            )
+        if ruleset_code == src.ruleset_code:
+            rules = dict(src.rules)
+        start = final_series(src)
+    season = season_create(name=name, ruleset_code=ruleset_code, rules=rules, current=current)
+    season.series_origin = series_origin
+    season.series_source = src
+    season.start_series = start
+    if start:
+        season_start_state(season)  # every carried series must exist on the season's ladder
+    season.save(update_fields=["series_origin", "series_source", "start_series"])
+    if series_origin == CARRIED:
+        detail = f"serie riportate dalla stagione {src.name} ({len(start)} giocatori)"
+    elif src is not None:
+        detail = f"segue la stagione {src.name}: tutti ripartono dalla serie iniziale"
+    else:
+        detail = "tutti partono dalla serie iniziale"
+    SeasonEvent.objects.create(season=season, kind="create", reason=detail, user=_user(user))
+    return season

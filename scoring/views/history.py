@@ -1,0 +1,175 @@
+"""The club's history (issue 17): the Albo d'oro, a member's page across seasons, and the
+segretario's end and start of a season (close a season; a new season with the series carried
+over or reset). Thin views: parse, call a service or a selector, render.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from scoring.models import Player, Season, Turno
+from scoring.permissions import members_view, segretario_required
+from scoring.rules import RuleViolation
+from scoring.rules.systems import systems
+from scoring.selectors_history import albo_doro, member_history
+from scoring.services.seasons_close import CARRIED, RESET, season_close, season_new
+
+T = "scoring/history/"
+
+RECORD_LABELS = {
+    "BEST_TURNO": gettext_lazy("Miglior punteggio in un turno (rapporto + titoli)"),
+    "BEST_RATIO": gettext_lazy("Miglior rapporto senza vincere il turno"),
+    "BEST_TOTAL": gettext_lazy("Totale più alto in un turno"),
+    "MOST_SCUDETTI": gettext_lazy("Più Scudetti"),
+    "STREAK": gettext_lazy("Serie di Scudetti consecutivi più lunga"),
+    "MOST_CAPPOTTI": gettext_lazy("Più cappotti"),
+    "CAPPOTTI_TOTAL": gettext_lazy("Cappotti fatti in tutte le stagioni"),
+}
+
+
+# -- public pages ---------------------------------------------------------------------------------
+@members_view
+def albo(request: HttpRequest) -> HttpResponse:
+    """The Albo d'oro: every season's champion and great titles, the club's records."""
+    data = albo_doro()
+    return render(
+        request,
+        T + "albo.html",
+        {
+            "albo": data,
+            "records": [(RECORD_LABELS[r.code], r) for r in data.records],
+        },
+    )
+
+
+@members_view
+def player_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member across seasons: series at the start and at the end, the way between, final
+    places, titles, seasons played."""
+    member = get_object_or_404(Player, pk=pk)
+    return render(request, T + "player.html", {"history": member_history(member)})
+
+
+# -- the segretario: close a season, start a new one ----------------------------------------------
+class SeasonCloseForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Motivazione della chiusura"),
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        error_messages={"required": gettext_lazy("per chiudere la stagione serve una motivazione")},
+    )
+    confirm = forms.BooleanField(
+        label=gettext_lazy(
+            "Confermo: la classifica diventa definitiva e la stagione non si modifica più"
+        ),
+        error_messages={"required": gettext_lazy("spuntare la conferma per chiudere la stagione")},
+    )
+
+
+@segretario_required
+@require_http_methods(["GET", "POST"])
+def season_close_view(request: HttpRequest, pk: int) -> HttpResponse:
+    season = get_object_or_404(Season, pk=pk)
+    form = SeasonCloseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season_close(season=pk, user=request.user, reason=form.cleaned_data["reason"])
+        except RuleViolation as exc:
+            for problem in exc.problems:
+                form.add_error("reason" if problem.field == "reason" else None, problem.message)
+        else:
+            messages.success(
+                request,
+                _("Stagione %(name)s chiusa: la classifica finale è nell'albo d'oro.")
+                % {"name": season.name},
+            )
+            return redirect("scoring:albo")
+    open_turni = list(
+        Turno.objects.filter(season=season, status=Turno.IN_CORSO)
+        .select_related("giornata")
+        .order_by("giornata__date", "number")
+    )
+    return render(
+        request,
+        T + "season_close.html",
+        {"season": season, "form": form, "open_turni": open_turni},
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+class SeasonNewForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Nome della stagione"), max_length=40)
+    ruleset_code = forms.ChoiceField(label=gettext_lazy("Gioco"))
+    series_origin = forms.ChoiceField(
+        label=gettext_lazy("Serie di partenza"),
+        choices=[
+            (CARRIED, gettext_lazy("riportare le serie finali di una stagione chiusa")),
+            (RESET, gettext_lazy("tutti ripartono dalla serie A")),
+        ],
+        widget=forms.RadioSelect,
+        initial=CARRIED,
+    )
+    source = forms.ModelChoiceField(
+        label=gettext_lazy("Stagione chiusa da cui riportare le serie"),
+        queryset=Season.objects.none(),
+        required=False,
+    )
+    current = forms.BooleanField(
+        label=gettext_lazy("Diventa la stagione corrente"), required=False, initial=True
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset_code"].choices = [(s.code, s.label) for s in systems()]
+        closed = Season.objects.filter(closed_at__isnull=False).order_by("-closed_at")
+        self.fields["source"].queryset = closed
+        last = closed.first()
+        if last is not None:
+            self.fields["source"].initial = last.pk
+        else:
+            self.fields["series_origin"].initial = RESET
+
+
+@segretario_required
+@require_http_methods(["GET", "POST"])
+def season_new_view(request: HttpRequest) -> HttpResponse:
+    form = SeasonNewForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = season_new(
+                name=data["name"],
+                ruleset_code=data["ruleset_code"],
+                series_origin=data["series_origin"],
+                source=data["source"],
+                current=data["current"],
+                user=request.user,
+            )
+        except RuleViolation as exc:
+            fields = set(form.fields)
+            for problem in exc.problems:
+                form.add_error(problem.field if problem.field in fields else None, problem.message)
+        else:
+            messages.success(request, _("Stagione %(name)s creata.") % {"name": season.name})
+            return redirect(f"{reverse('scoring:segreteria')}?stagione={season.pk}")
+    return render(
+        request,
+        T + "season_new.html",
+        {"form": form},
+        status=422 if request.method == "POST" else 200,
+    )
+
+
+urlpatterns = [
+    path("albo/", albo, name="albo"),
+    path("giocatori/<int:pk>/storia/", player_history, name="player_history"),
+    path("segreteria/stagioni/nuova/", season_new_view, name="season_new"),
+    path("segreteria/stagioni/<int:pk>/chiudi/", season_close_view, name="season_close"),
+]
