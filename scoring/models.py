@@ -86,6 +86,12 @@ class Season(UserTexts, models.Model):
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    # the public (non-staff) pages show the season's results only when published (issue 17)
+    published = models.BooleanField(
+        _("risultati pubblicati"),
+        default=True,
+        help_text=_("Se spento, il pubblico e i soci non vedono classifica, turni e verbali."),
+    )
 
     class Meta:
         ordering = ["-name"]

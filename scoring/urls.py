@@ -1,6 +1,6 @@
 """Each views module owns its URL patterns; this file only joins them."""
 
-from scoring.views import documents, games, public, segreteria
+from scoring.views import documents, games, live, public, publishing, segreteria
 
 app_name = "scoring"
 
@@ -9,4 +9,6 @@ urlpatterns = [
     *segreteria.urlpatterns,
     *games.urlpatterns,
     *documents.urlpatterns,
+    *live.urlpatterns,
+    *publishing.urlpatterns,
 ]
