@@ -292,7 +292,12 @@ def _standing(season: Season) -> StandingBlock:
     else:
         lines = [
             StandingLine(
-                r.place, r.player, r.player_id, formatting.number(r.score, 2), r.series_label, r.movement
+                r.place,
+                r.player,
+                r.player_id,
+                formatting.number(r.score, 2),
+                r.series_label,
+                r.movement,
             )
             for r in classifica(season)
         ]

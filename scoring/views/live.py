@@ -60,9 +60,7 @@ def _poll(request: HttpRequest, turni: QuerySet[Turno], poll_url: str) -> HttpRe
     if held == version:
         response = HttpResponse(status=304)
     else:
-        response = render(
-            request, T + "_board.html", _context(request, turni, poll_url, version)
-        )
+        response = render(request, T + "_board.html", _context(request, turni, poll_url, version))
     response["ETag"] = f'"{version}"'
     response["Cache-Control"] = "no-store"
     return response
@@ -76,7 +74,9 @@ def live(request: HttpRequest) -> HttpResponse:
 
 
 def live_poll(request: HttpRequest) -> HttpResponse:
-    return _poll(request, live_turni(public_only=_public_only(request)), reverse("scoring:live_poll"))
+    return _poll(
+        request, live_turni(public_only=_public_only(request)), reverse("scoring:live_poll")
+    )
 
 
 @members_view
