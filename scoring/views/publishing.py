@@ -31,7 +31,8 @@ def season_publish_view(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request, _("Pubblicazione della stagione %(s)s ritirata.") % {"s": season}
             )
-    return redirect(reverse("scoring:segreteria") + f"?stagione={season.pk}")
+    back = reverse("scoring:segreteria")
+    return redirect(back if season.is_current else f"{back}?stagione={season.pk}")
 
 
 urlpatterns = [

@@ -1,0 +1,129 @@
+"""What the club room's scoreboards cost the server (issue 17): 50 screens polling /live/ every
+2 s against one member reading the Classifica Generale every second.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> DEBUG=0 SECRET_KEY=... \\
+        .venv/bin/python -m benchmarks.scoreboard --giornate 40 --requests 300
+
+The database named by DATABASE_URL is EMPTIED (flush) and filled with the demo club
+(``seed_demo --giornate N``: a season of N giornate, a turno in progress today, a season of
+each other game). Then, in this process, through Django's test client (the whole middleware
+stack, no network), each kind of request is timed ``--requests`` times: wall time per request
+(this process and PostgreSQL on the same machine) and the SQL queries it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+SCREENS = 50
+POLL_SECONDS = 2
+
+
+def _measure(name: str, call: Callable[[], int], n: int) -> dict:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    status = call()  # warm-up (imports, template loading)
+    times = []
+    with CaptureQueriesContext(connection) as ctx:
+        status = call()
+    queries = len(ctx.captured_queries)
+    for _ in range(n):
+        start = time.perf_counter()
+        status = call()
+        times.append((time.perf_counter() - start) * 1000)
+    return {
+        "name": name,
+        "status": status,
+        "queries": queries,
+        "median": statistics.median(times),
+        "mean": statistics.fmean(times),
+        "p95": sorted(times)[int(len(times) * 0.95) - 1],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--giornate", type=int, default=40)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--keep", action="store_true", help="reuse the database as it is")
+    args = parser.parse_args(argv)
+    if not os.environ.get("DATABASE_URL"):
+        print("DATABASE_URL is required (the database is emptied first)", file=sys.stderr)
+        return 2
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingclub.settings")
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.test import Client
+
+    if not args.keep:
+        call_command("migrate", "--noinput", verbosity=0)
+        call_command("flush", "--noinput", verbosity=0)
+        call_command("migrate", "--noinput", verbosity=0)  # the groups
+        print(f"seeding the demo club ({args.giornate} giornate)...", file=sys.stderr)
+        call_command("seed_demo", "--giornate", str(args.giornate), verbosity=0)
+
+    client = Client()
+    page = client.get("/live/")
+    assert page.status_code == 200, page.status_code
+    html = page.content.decode()
+    version = html.split('data-version="', 1)[1].split('"', 1)[0]
+    tables = html.count('class="board-table')
+
+    def poll_304() -> int:
+        return client.get("/live/poll/", {"v": version}).status_code
+
+    def poll_200() -> int:
+        return client.get("/live/poll/", {"v": "stale"}).status_code
+
+    def classifica_warm() -> int:
+        return client.get("/").status_code
+
+    def classifica_cold() -> int:
+        cache.clear()
+        return client.get("/").status_code
+
+    n = args.requests
+    rows = [
+        _measure("scoreboard poll, nothing changed (304)", poll_304, n),
+        _measure("scoreboard poll after a change (200, the board)", poll_200, max(n // 5, 20)),
+        _measure("Classifica Generale, table cached (200)", classifica_warm, max(n // 5, 20)),
+        _measure("Classifica Generale, cache cleared (200)", classifica_cold, max(n // 10, 10)),
+    ]
+    assert rows[0]["status"] == 304 and rows[1]["status"] == 200, rows
+    load = os.getloadavg()
+    print(f"board: {tables} table(s); load average before/after: see below")
+    print("| request | status | SQL queries | median | mean | p95 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        print(
+            f"| {r['name']} | {r['status']} | {r['queries']} | {r['median']:.2f} ms "
+            f"| {r['mean']:.2f} ms | {r['p95']:.2f} ms |"
+        )
+    per_second = SCREENS / POLL_SECONDS
+    screens_ms = per_second * rows[0]["mean"]
+    print()
+    print(
+        f"{SCREENS} screens polling every {POLL_SECONDS} s = {per_second:g} polls/s x "
+        f"{rows[0]['mean']:.2f} ms = {screens_ms:.0f} ms of server time per second"
+    )
+    for r in rows[2:]:
+        print(f"1 member reading the Classifica per second ({r['name']}): {r['mean']:.0f} ms/s")
+    print(
+        f"after each change every screen fetches the board once: {SCREENS} x "
+        f"{rows[1]['mean']:.1f} ms = {SCREENS * rows[1]['mean']:.0f} ms per change"
+    )
+    print(f"load average (1, 5, 15 min) at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
