@@ -20,12 +20,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, F, Max, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 
 from scoring import formatting
-from scoring.models import Giornata, Season, Turno
+from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
 from scoring.rules import progress_of, score_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.games import game_record, game_turni
@@ -75,6 +78,28 @@ def board_version(turni: QuerySet[Turno], *, salt: str = "") -> str:
     )
     raw = repr((salt, sorted(agg.items())))
     return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+# -- the cached version: a write in this process makes every cached version stale at once ----
+GENERATION_KEY = "kingclub:live:generation"
+
+
+def generation() -> int:
+    """A counter bumped by every write the board shows (in this process, or in every process
+    sharing the cache); part of the key under which the views cache a board's version."""
+    return cache.get_or_set(GENERATION_KEY, 0, None)
+
+
+@receiver([post_save, post_delete], sender=Smazzata, dispatch_uid="live-smazzata")
+@receiver([post_save, post_delete], sender=Penalita, dispatch_uid="live-penalita")
+@receiver([post_save, post_delete], sender=Turno, dispatch_uid="live-turno")
+@receiver(post_save, sender=Season, dispatch_uid="live-season")
+def _bump(**kwargs: Any) -> None:
+    """Not a rule of the ledger: only tells the scoreboards' cache that something changed."""
+    try:
+        cache.incr(GENERATION_KEY)
+    except ValueError:  # not in the cache (yet, or evicted)
+        cache.set(GENERATION_KEY, 1, None)
 
 
 # -- what the board shows -----------------------------------------------------------------------

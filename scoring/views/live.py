@@ -12,19 +12,25 @@ Public unless ``KINGCLUB_MEMBERS_ONLY``; a season whose results are not publishe
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from scoring.models import Turno
 from scoring.permissions import members_view
 from scoring.publishing import sees_unpublished, unpublished_page
-from scoring.selectors_live import board, board_version, live_turni, one_turno
+from scoring.selectors_live import board, board_version, generation, live_turni, one_turno
 
 T = "scoring/live/"
+# how long a board's version is kept in the cache (0: computed at every poll)
+VERSION_SECONDS = 1
 
 
 def _public_only(request: HttpRequest) -> bool:
@@ -36,31 +42,52 @@ def _salt(request: HttpRequest, public_only: bool) -> str:
     return f"{get_language()}:{'public' if public_only else 'staff'}"
 
 
-def _context(request: HttpRequest, turni: QuerySet[Turno], poll_url: str, version: str) -> dict:
+def _context(turni: QuerySet[Turno], poll_url: str, version: str) -> dict:
     return {"board": board(turni), "version": version, "poll_url": poll_url}
 
 
 def _page(request: HttpRequest, turni: QuerySet[Turno], poll_url: str, **extra) -> HttpResponse:
     public_only = _public_only(request)
     version = board_version(turni, salt=_salt(request, public_only))
-    ctx = _context(request, turni, poll_url, version)
+    ctx = _context(turni, poll_url, version)
     ctx.update(extra)
     return render(request, T + "board.html", ctx)
 
 
-def _poll(request: HttpRequest, turni: QuerySet[Turno], poll_url: str) -> HttpResponse:
-    """304 while the version the screen holds is current; else the fresh board fragment."""
+def _poll(
+    request: HttpRequest, key: str, turni: Callable[[], QuerySet[Turno]], poll_url: str
+) -> HttpResponse:
+    """304 while the version the screen holds is current; else the fresh board fragment.
+
+    The version is kept in the cache for :data:`VERSION_SECONDS` (per process with the default
+    local-memory cache): however many screens poll, the database answers at most one version
+    query per second per board and worker. A write made in the same process (or with a shared
+    cache) bumps :func:`generation`, so the next poll sees it at once; with several workers and
+    a per-process cache, a change reaches the screens within one poll interval plus that second.
+    """
     if request.method not in ("GET", "HEAD"):
         return HttpResponseNotAllowed(["GET", "HEAD"])
     if settings.KINGCLUB_MEMBERS_ONLY and not request.user.is_authenticated:
         # never a login page swapped into the board: the screen shows "in aggiornamento"
         return HttpResponse(status=403)
-    version = board_version(turni, salt=_salt(request, _public_only(request)))
+    salt = _salt(request, _public_only(request))
+    day = timezone.localdate().isoformat()
+    cache_key = f"kingclub:live:{key}:{day}:{salt}:{generation()}"
+    version = cache.get(cache_key) if VERSION_SECONDS else None
+    if version is None:
+        version = board_version(turni(), salt=salt)
+        if VERSION_SECONDS:
+            cache.set(cache_key, version, VERSION_SECONDS)
     held = request.GET.get("v") or request.headers.get("If-None-Match", "").strip('W/"')
     if held == version:
         response = HttpResponse(status=304)
     else:
-        response = render(request, T + "_board.html", _context(request, turni, poll_url, version))
+        qs = turni()
+        fresh = board_version(qs, salt=salt)  # the board is read now: so is its version
+        if VERSION_SECONDS:
+            cache.set(cache_key, fresh, VERSION_SECONDS)
+        response = render(request, T + "_board.html", _context(qs, poll_url, fresh))
+        version = fresh
     response["ETag"] = f'"{version}"'
     response["Cache-Control"] = "no-store"
     return response
@@ -75,7 +102,10 @@ def live(request: HttpRequest) -> HttpResponse:
 
 def live_poll(request: HttpRequest) -> HttpResponse:
     return _poll(
-        request, live_turni(public_only=_public_only(request)), reverse("scoring:live_poll")
+        request,
+        "day",
+        lambda: live_turni(public_only=_public_only(request)),
+        reverse("scoring:live_poll"),
     )
 
 
@@ -94,11 +124,17 @@ def live_turno(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def live_turno_poll(request: HttpRequest, pk: int) -> HttpResponse:
-    if not Turno.objects.filter(pk=pk).exists():
+    exists = cache.get_or_set(
+        f"kingclub:live:turno-exists:{pk}",
+        lambda: Turno.objects.filter(pk=pk).exists(),
+        VERSION_SECONDS,
+    )
+    if not exists:
         raise Http404("turno inesistente")
     return _poll(
         request,
-        one_turno(pk, public_only=_public_only(request)),
+        f"turno:{pk}",
+        lambda: one_turno(pk, public_only=_public_only(request)),
         reverse("scoring:live_turno_poll", args=[pk]),
     )
 
