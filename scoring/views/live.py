@@ -19,6 +19,7 @@ from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -31,6 +32,8 @@ from scoring.selectors_live import board, board_version, generation, live_turni,
 T = "scoring/live/"
 # how long a board's version is kept in the cache (0: computed at every poll)
 VERSION_SECONDS = 1
+# how long a rendered board is kept, under its version (a new version is a new key)
+HTML_SECONDS = 60
 
 
 def _public_only(request: HttpRequest) -> bool:
@@ -82,12 +85,19 @@ def _poll(
     if held == version:
         response = HttpResponse(status=304)
     else:
-        qs = turni()
-        fresh = board_version(qs, salt=salt)  # the board is read now: so is its version
-        if VERSION_SECONDS:
-            cache.set(cache_key, fresh, VERSION_SECONDS)
-        response = render(request, T + "_board.html", _context(qs, poll_url, fresh))
-        version = fresh
+        # after a change every screen asks at once: the first renders the board, the others
+        # get the same HTML from the cache
+        html = cache.get(f"kingclub:live:html:{key}:{version}") if VERSION_SECONDS else None
+        if html is None:
+            qs = turni()
+            version = board_version(qs, salt=salt)  # the board is read now: so is its version
+            html = render_to_string(
+                T + "_board.html", _context(qs, poll_url, version), request=request
+            )
+            if VERSION_SECONDS:
+                cache.set(cache_key, version, VERSION_SECONDS)
+                cache.set(f"kingclub:live:html:{key}:{version}", html, HTML_SECONDS)
+        response = HttpResponse(html)
     response["ETag"] = f'"{version}"'
     response["Cache-Control"] = "no-store"
     return response

@@ -372,3 +372,18 @@ def test_the_segretarios_button(client, season, segretario, socio):
     assert season.published is False
     assert client.get(url).status_code == 405
     assert SeasonEvent.objects.filter(season=season, kind="unpublish").count() == 1
+
+
+def test_after_a_change_the_other_screens_get_the_board_from_the_cache(
+    client, season, django_assert_num_queries
+):
+    turno, sim = _today_turno(season, played=2)
+    v = _version(client.get(LIVE).content.decode())
+    assert client.get(POLL, {"v": v}).status_code == 304
+    _record(turno, sim.smazzate[2:3], first=3)
+    first = client.get(POLL, {"v": v})  # the first screen: the board is read and rendered
+    assert first.status_code == 200 and 'data-last="3"' in first.content.decode()
+    with django_assert_num_queries(0):  # the other 49: the same HTML, no query
+        other = client.get(POLL, {"v": v})
+    assert other.status_code == 200 and other.content == first.content
+    assert other["ETag"] == first["ETag"] == f'"{_version(first.content.decode())}"'
