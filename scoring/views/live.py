@@ -3,8 +3,9 @@
 - ``/live/``: every table of the giornata in progress (today's, else the latest with a turno in
   corso); ``/live/turno/<pk>/``: one table.
 - ``…/poll/?v=<version>``: what the screen polls every 2 s (htmx). While nothing changed it
-  answers ``304 Not Modified`` after ONE query (:func:`scoring.selectors_live.board_version`);
-  otherwise the fresh board, which carries its new version. ``If-None-Match`` works as ``?v=``.
+  answers ``304 Not Modified``, with the version from the cache (no query) or after ONE query
+  (:func:`scoring.selectors_live.board_version`); otherwise the fresh board, which carries its
+  new version. ``If-None-Match`` works as ``?v=``. Measured in docs/loadtest.md.
 
 Public unless ``KINGCLUB_MEMBERS_ONLY``; a season whose results are not published
 (:mod:`scoring.publishing`) is left off the board for everyone but the staff.
