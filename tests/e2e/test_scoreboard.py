@@ -171,3 +171,48 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
     shutil.copyfile(path, README_SHOT)
     seg_context.close()
     tv_context.close()
+
+
+@pytest.mark.parametrize("viewport", [(1366, 768), (390, 844)])
+def test_the_board_and_the_unpublished_notice_pass_axe(browser, live_server, club, viewport):
+    """axe (WCAG 2.1 AA, serious and critical) on the board with a table in progress and a
+    closed one, and on an unpublished season's Classifica; no sideways scroll on a phone."""
+    from tests.e2e.test_accessibility import AXE, _audit
+
+    if not AXE.exists():
+        pytest.skip(f"axe-core not installed at {AXE}")
+    from scoring.services.publishing import season_publish
+    from scoring.services.turni import turno_close
+
+    record = _untied_turno()
+    closed = turno_start(
+        season=club, date=timezone.localdate(), players=PLAYERS, first_dealer=PLAYERS[0]
+    )
+    for i, sm in enumerate(record.smazzate, start=1):
+        smazzata_record(
+            turno=closed, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
+        )
+    turno_close(turno=closed, tiebreak=record.tiebreak)
+    other = turno_start(
+        season=club, date=timezone.localdate(), players=OTHERS, first_dealer=OTHERS[0], table="2"
+    )
+    sim = simulate_turno(caf(), OTHERS, random.Random(5), first_dealer=OTHERS[0])
+    for i, sm in enumerate(sim.smazzate[:4], start=1):
+        smazzata_record(
+            turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
+        )
+    width, height = viewport
+    # bypass_csp: the page's policy would refuse the test's own injected axe
+    context = browser.new_context(
+        locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
+    )
+    page = context.new_page()
+    page.goto(f"{live_server.url}/live/")
+    assert page.locator("section.board-table").count() == 2
+    problems = _audit(page, "/live/")
+    season_publish(season=club, published=False)
+    page.goto(f"{live_server.url}/")
+    assert page.locator("[data-unpublished]").count() == 1
+    problems += _audit(page, "/ (non pubblicata)")
+    context.close()
+    assert problems == [], "\n".join(problems)
