@@ -23,7 +23,7 @@ from scoring.models import Player, SeasonEvent, Seat, Turno
 from scoring.rules import caf, progress_of, score_turno
 from scoring.rules.simulator import simulate_turno
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.games import game_smazzata_record
+from scoring.services.games import game_smazzata_record, game_turno_close
 from scoring.services.publishing import season_publish
 from scoring.services.season import season_create
 from scoring.services.turni import (
@@ -32,6 +32,7 @@ from scoring.services.turni import (
     smazzata_record,
     smazzata_undo,
     turno_close,
+    turno_reopen,
     turno_start,
 )
 from scoring.views import live as live_views
@@ -387,3 +388,38 @@ def test_after_a_change_the_other_screens_get_the_board_from_the_cache(
         other = client.get(POLL, {"v": v})
     assert other.status_code == 200 and other.content == first.content
     assert other["ETag"] == first["ETag"] == f'"{_version(first.content.decode())}"'
+
+
+def test_a_reopen_puts_the_table_back_in_progress(client, season):
+    turno, sim = _today_turno(season, played=len(_simulated().smazzate))
+    turno_close(turno=turno, tiebreak=sim.tiebreak)
+    v = _version(client.get(LIVE).content.decode())
+    assert "is-closed" in _section(client.get(LIVE).content.decode(), turno)
+    turno_reopen(turno=turno, reason="errore di trascrizione")
+    fresh = client.get(POLL, {"v": v})
+    assert fresh.status_code == 200
+    section = _section(fresh.content.decode(), turno)
+    assert "is-open" in section and "board-results" not in section
+    assert _totals(fresh.content.decode(), turno) == dict(_engine(turno)[0].totals)
+
+
+def test_a_closed_generic_game_shows_its_places_and_figures(client):
+    for name in PLAYERS:
+        Player.objects.create(name=name)
+    ramino = season_create(name="Ramino", ruleset_code="ramino-101")
+    turno = turno_start(
+        season=ramino, date=timezone.localdate(), players=PLAYERS, first_dealer="Anna"
+    )
+    for k, hand in enumerate(json.loads(RAMINO.read_text())["turni"][0]["smazzate"], start=1):
+        game_smazzata_record(turno=turno, record=hand, number=k)
+    game_turno_close(turno=turno)
+    html = client.get(LIVE).content.decode()
+    section = _section(html, turno)
+    seats = Seat.objects.filter(turno=turno).select_related("player").order_by("place", "position")
+    rows = re.findall(r'<tr data-player="([^"]+)" data-place="(\d+)">', section)
+    assert rows == [(s.player.name, str(s.place)) for s in seats]
+    labels = [label for _key, label in ramino.system.turno_columns()]
+    for label in labels:
+        assert f'<th scope="col" class="num">{label}</th>' in section
+    assert 'data-last="7"' in section
+    assert f'data-standing="{ramino.pk}"' in html  # the game's own standing after the close
