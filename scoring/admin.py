@@ -167,7 +167,7 @@ class SeasonAdminForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ("name", "ruleset_code", "rules", "is_current")
+        fields = ("name", "ruleset_code", "rules", "is_current", "published")
 
     ruleset_code = forms.ChoiceField(
         label=_("Gioco (regolamento)"),
@@ -239,8 +239,8 @@ class SeasonAdminForm(forms.ModelForm):
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
     form = SeasonAdminForm
-    list_display = ("name", "is_current", "ruleset_code", "created_at", "closed_at")
-    list_filter = ("is_current", "ruleset_code")
+    list_display = ("name", "is_current", "published", "ruleset_code", "created_at", "closed_at")
+    list_filter = ("is_current", "published", "ruleset_code")
     search_fields = ("name",)
     inlines = (EnrollmentInline,)
 
@@ -272,6 +272,10 @@ class SeasonAdmin(admin.ModelAdmin):
             obj.refresh_from_db()
         else:
             super().save_model(request, obj, form, change)
+        if change and "published" in form.changed_data:  # in the audit trail, as the button
+            SeasonEvent.objects.create(
+                season=obj, kind="publish" if obj.published else "unpublish", user=request.user
+            )
 
     def save_formset(self, request, form, formset, change):
         """New members of the roster go through ``enrollment_add`` (a late joiner takes the

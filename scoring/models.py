@@ -113,6 +113,12 @@ class Season(UserTexts, models.Model):
     )
     # player pk (as text) -> series code at the start of the season (carried series only)
     start_series = models.JSONField(_("serie iniziali"), default=dict, blank=True)
+    # the public (non-staff) pages show the season's results only when published (issue 17)
+    published = models.BooleanField(
+        _("risultati pubblicati"),
+        default=True,
+        help_text=_("Se spento, il pubblico e i soci non vedono classifica, turni e verbali."),
+    )
 
     class Meta:
         ordering = ["-name"]

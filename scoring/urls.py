@@ -1,6 +1,6 @@
 """Each views module owns its URL patterns; this file only joins them."""
 
-from scoring.views import documents, games, history, public, segreteria
+from scoring.views import documents, games, history, live, public, publishing, segreteria
 
 app_name = "scoring"
 
@@ -10,4 +10,6 @@ urlpatterns = [
     *games.urlpatterns,
     *documents.urlpatterns,
     *history.urlpatterns,
+    *live.urlpatterns,
+    *publishing.urlpatterns,
 ]

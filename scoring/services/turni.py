@@ -337,7 +337,11 @@ def smazzata_correct(
         if n == k:
             values["recorded_by_id"] = recorder.pk if recorder is not None else None
         changed = [f for f, v in values.items() if getattr(row, f) != v]
-        if changed:
+        recounted = any(
+            (r.count, r.points) != (sm.result[r.player.name], pts.points[r.player.name])
+            for r in row.results.all()
+        )
+        if changed or recounted:  # recorded_at dates the correction (the scoreboard's version)
             for f in changed:
                 setattr(row, f, values[f])
             row.save(update_fields=[*changed, "recorded_at"])

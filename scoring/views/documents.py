@@ -19,6 +19,7 @@ from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
 from scoring.filters import TurnoFilter
 from scoring.models import Season, Turno
 from scoring.permissions import members_view
+from scoring.publishing import require_published
 from scoring.selectors import season_turni, turno_with_everything
 from scoring.services.games import game_turni
 from scoring.tables import ClassificaTable, TurniTable
@@ -45,15 +46,16 @@ def series_labels(season: Season) -> dict[str, str]:
     return {s.code: s.label for s in season.ruleset.series}
 
 
-def _generic(pk: int) -> Turno | None:
+def _generic(request: HttpRequest, pk: int) -> Turno | None:
     """The turno when its game is kept by the generic ledger (its own documents), else None."""
     turno = get_object_or_404(Turno.objects.select_related("season"), pk=pk)
+    require_published(request, turno.season)
     return game_turni(Turno.objects.filter(pk=pk)).get() if turno.season.is_generic else None
 
 
 @members_view
 def turno_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    if (generic := _generic(pk)) is not None:
+    if (generic := _generic(request, pk)) is not None:
         gv = games.verbale_rows(generic)
         name = games.basename(gv)
         return _document(games.verbale_pdf(gv), PDF, f"{name}.pdf", inline=True)
@@ -64,7 +66,7 @@ def turno_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @members_view
 def turno_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
-    if (generic := _generic(pk)) is not None:
+    if (generic := _generic(request, pk)) is not None:
         gv = games.verbale_rows(generic)
         name = games.basename(gv)
         return _document(games.verbale_xlsx(gv), XLSX, f"{name}.xlsx", inline=False)
@@ -77,6 +79,7 @@ def turno_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
 @members_view
 def classifica_pdf_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
+    require_published(request, season)
     if season.is_generic:
         content = games.standing_pdf(season, last_closed_date(season))
         return _document(content, PDF, f"{classifica_basename(season.name)}.pdf", inline=True)
@@ -87,6 +90,7 @@ def classifica_pdf_view(request: HttpRequest, season_pk: int) -> HttpResponse:
 @members_view
 def classifica_xlsx_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
+    require_published(request, season)
     if season.is_generic:
         content = games.standing_xlsx(season, last_closed_date(season))
         return _document(content, XLSX, f"{classifica_basename(season.name)}.xlsx", inline=False)
@@ -98,6 +102,7 @@ def classifica_xlsx_view(request: HttpRequest, season_pk: int) -> HttpResponse:
 def classifica_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     """The Classifica Generale as CSV: the page's table, every column, plain numbers."""
     season = get_object_or_404(Season, pk=season_pk)
+    require_published(request, season)
     name = f"{classifica_basename(season.name)}.csv"
     if season.is_generic:  # the game's own columns
         columns, rows = games.standing_rows(season)
@@ -113,6 +118,7 @@ def classifica_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
 def turni_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     """The season's turni as CSV, with the list's filters (``?giocatore=...&stato=...``)."""
     season = get_object_or_404(Season, pk=season_pk)
+    require_published(request, season)
     filterset = TurnoFilter(request.GET or None, queryset=season_turni(season), season=season)
     table = TurniTable(filterset.qs)
     name = f"turni-{classifica_basename(season.name).removeprefix('classifica-')}.csv"

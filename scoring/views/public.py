@@ -29,6 +29,7 @@ from scoring.charts import Bar, Line, bar_chart, line_chart
 from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, Result, Season, Seat, Smazzata, Turno
 from scoring.permissions import members_view
+from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.selectors import current_season, own_player_id, season_turni, turno_with_everything
 from scoring.services.preview import classifica_header
@@ -73,6 +74,8 @@ CLASSIFICA_CACHE_SECONDS = 3600
 
 def _classifica_page(request: HttpRequest, season: Season | None) -> HttpResponse:
     ctx = _season_context(season)
+    if (hidden := unpublished_page(request, season, ctx)) is not None:
+        return hidden
     if season is not None and season.is_generic:  # the game's own standing columns
         return game_views.classifica_page(request, season, ctx)
     if season is not None:
@@ -155,6 +158,8 @@ def serie(request: HttpRequest) -> HttpResponse:
     """The nine series, top to bottom, who is in each, who moved at the last giornata."""
     season = _season_from(request)
     ctx = _season_context(season)
+    if (hidden := unpublished_page(request, season, ctx)) is not None:
+        return hidden
     if season is not None and season.is_generic:
         ctx["no_series"] = season.system.label
     elif season is not None:
@@ -191,6 +196,8 @@ def turni(request: HttpRequest) -> HttpResponse:
     """The season's turni, newest first, filterable by player, dates and status; paginated."""
     season = _season_from(request)
     ctx = _season_context(season)
+    if (hidden := unpublished_page(request, season, ctx)) is not None:
+        return hidden
     if season is not None:
         filterset = TurnoFilter(request.GET or None, queryset=season_turni(season), season=season)
         table = TurniTable(filterset.qs)
@@ -206,6 +213,8 @@ def turni(request: HttpRequest) -> HttpResponse:
 def turno(request: HttpRequest, pk: int) -> HttpResponse:
     """The Verbale di Turno on screen; a turno in corso shows its running state."""
     obj = get_object_or_404(turno_with_everything(Turno.objects.filter(pk=pk)))
+    if (hidden := unpublished_page(request, obj.season)) is not None:
+        return hidden
     if obj.season.is_generic:
         return game_views.turno_page(request, pk)
     v = verbale(obj)
@@ -226,6 +235,8 @@ def players(request: HttpRequest) -> HttpResponse:
     """The members, each with their standing in the chosen season."""
     season = _season_from(request)
     ctx = _season_context(season)
+    if (hidden := unpublished_page(request, season, ctx)) is not None:
+        return hidden
     standing: dict[int | None, ClassificaRow] = {}
     qs = Player.objects.filter(active=True)
     if season is not None:
@@ -329,6 +340,8 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     season = _season_from(request)
     ctx = _season_context(season)
     ctx["player"] = member
+    if (hidden := unpublished_page(request, season, ctx)) is not None:
+        return hidden
     if season is None:
         return render(request, "scoring/public/player.html", ctx)
     if season.is_generic:

@@ -181,7 +181,34 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(PUBLIC, season_pk="season"),
         G(everyone(MISSING), season_pk="missing"),
     ),
+    # -- the club room's scoreboard (issue 17) -----------------------------------------------------
+    "scoring:live": (G(PUBLIC), P(everyone(NOT_ALLOWED))),
+    "scoring:live_poll": (G(PUBLIC), P(everyone(NOT_ALLOWED))),
+    "scoring:live_turno": (
+        G(PUBLIC, pk="open_turno"),
+        G(PUBLIC, pk="closed_turno"),
+        G(PUBLIC, pk="game_open"),
+        G(everyone(MISSING), pk="missing"),
+        P(everyone(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:live_turno_poll": (
+        G(PUBLIC, pk="open_turno"),
+        G(PUBLIC, pk="game_closed"),
+        G(everyone(MISSING), pk="missing"),
+        P(everyone(NOT_ALLOWED), pk="open_turno"),
+    ),
     # -- the segretario's screens ----------------------------------------------------------------
+    "scoring:season_publish": (
+        P(segreteria(Expect(302, "scoring:segreteria")), {"pubblicati": "0"}, pk="season"),
+        P(
+            segreteria(Expect(302, "scoring:segreteria")),
+            {"pubblicati": "x"},
+            unchanged=True,
+            pk="season",
+        ),
+        P(segreteria(MISSING), {"pubblicati": "0"}, pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="season"),
+    ),
     "scoring:segreteria": (G(segreteria(OK)), P(segreteria(NOT_ALLOWED))),
     "scoring:turno_new": (G(segreteria(OK)), P(segreteria(OK), unchanged=True)),
     "scoring:turno_live": (
