@@ -12,8 +12,10 @@ from scoring.rules import RuleSet, RuleSetError, RuleViolation
 from scoring.rules.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
 from scoring.rules.play import Progress
 from scoring.rules.problems import Problem
-from scoring.rules.records import Penalty, SmazzataRecord
+from scoring.rules.records import Penalty, SmazzataRecord, TurnoRecord
 from scoring.rules.ruleset import POINT_LIMIT, caf, default_ruleset_dict
+from scoring.rules.systems import get_system, is_generic, posted_int
+from scoring.rules.turno import check_penalties_and_sanctions
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -131,3 +133,43 @@ def test_a_call_by_someone_not_at_the_table_is_refused_without_touching_the_play
     assert verdict.problems
     assert "Zeno" not in progress.positives_called
     assert all(called == set() for called in progress.positives_called.values())
+
+
+def test_an_empty_entry_field_is_no_number_and_no_problem():
+    problems: list[Problem] = []
+    assert posted_int(None, "punti", problems) is None
+    assert posted_int("  ", "punti", problems) is None
+    assert problems == []
+    assert posted_int(" 61 ", "punti", problems) == 61
+    assert posted_int("6a", "punti", problems, player="Anna") is None
+    assert [(p.code, p.message, p.player) for p in problems] == [
+        ("FIELD_TYPE", "punti: '6a' non è un numero intero", "Anna")
+    ]
+
+
+def test_a_system_is_kept_by_its_own_tables_unless_it_says_generic_ledger():
+    assert is_generic(object()) is False
+    assert is_generic(get_system("caf")) is False
+    assert is_generic(get_system("ramino-101")) is True
+
+
+def test_a_rule_set_needs_both_negative_and_positive_games():
+    d = default_ruleset_dict()
+    positives = [c for c, g in d["games"].items() if g["phase"] == "positive"]
+    for code in positives:
+        del d["games"][code]
+    d["game_order"] = list(d["games"])
+    with pytest.raises(RuleSetError, match="a rule set needs negative and positive games"):
+        RuleSet.from_dict(d)
+
+
+@pytest.mark.parametrize(("points", "refused"), [(0, True), (1, False), (-1, False)])
+def test_a_penalita_of_zero_points_is_refused_one_point_is_not(points, refused):
+    turno = TurnoRecord(
+        players=tuple(PLAYERS),
+        first_dealer="Anna",
+        smazzate=(),
+        penalties=(Penalty(player="Anna", points=points, article="3"),),
+    )
+    codes = [p.code for p in check_penalties_and_sanctions(turno)]
+    assert codes == (["PENALTY_POINTS"] if refused else [])
