@@ -96,7 +96,7 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations", "-k", "not demo_club_
 EQUIVALENT: dict[str, str] = {
     "scoring/rules/turno.py:298:71:constant:0": (
         "places: `position.get(p, 0)` only orders players with equal totals, and every tied "
-        "player must be in the spareggio (TIEBREAK_MISSING otherwise), so the default given to "
+        "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"
     ),
 }
