@@ -86,6 +86,9 @@ class Season(UserTexts, models.Model):
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    # bumped in the transaction of every write that changes the stored Classifica (close,
+    # reopen, rescore, recompute, roster): the pages' shared cache is keyed by it
+    version = models.PositiveBigIntegerField(_("versione"), default=0, editable=False)
 
     class Meta:
         ordering = ["-name"]
@@ -99,6 +102,18 @@ class Season(UserTexts, models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # ``version`` is written only by ``season_version_bump`` (an UPDATE in the writing
+        # transaction): a full save of an instance loaded earlier must not put an old one back
+        full = kwargs.get("update_fields") is None and not kwargs.get("force_insert")
+        if full and not self._state.adding:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
 
     @cached_property
     def ruleset(self) -> RuleSet:
