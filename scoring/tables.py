@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils.formats import get_format
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring import formatting
+from scoring.formatting import MINUS
 from scoring.models import Turno
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.templatetags.kingclub_tags import (
@@ -326,16 +329,47 @@ def _title_header(code: str) -> str:
     return f'<abbr title="{label}">{escape(title_short(code))}</abbr>'
 
 
+def _two_places(sep: str) -> Callable[[Any], str]:
+    """:func:`format_number` of a Decimal stored with two places (scores, averages), without
+    Django's per-call locale lookups: the same text (``1,29``, ``−0,43``)."""
+
+    def fmt(value: Any) -> str:
+        if not isinstance(value, Decimal) or value.as_tuple().exponent != -2:
+            return format_number(value)
+        text = f"{abs(value):f}".replace(".", sep)
+        return MINUS + text if value < 0 else text
+
+    return fmt
+
+
 def _count_html(value: int) -> str:
     return f"{value}" if value else '<span class="zero">0</span>'
 
 
 def _classifica_columns(series_order: dict[str, int], link_query: str, me: int | None) -> list:
+    number = _two_places(get_format("DECIMAL_SEPARATOR"))
+    # one reverse() for every row's link
+    player_url = reverse("scoring:player", args=[987654321]).replace("987654321", "{}")
+    player_url = escape(player_url + link_query)
+    badges: dict[tuple[str, str], str] = {}
+    moves: dict[int | None, str] = {}
+
+    def badge(r: ClassificaRow) -> str:
+        key = (r.series, r.series_label)
+        if key not in badges:
+            badges[key] = str(series_badge(r.series, r.series_label))
+        return badges[key]
+
+    def move(r: ClassificaRow) -> str:
+        if r.movement not in moves:
+            moves[r.movement] = str(movement(r.movement))
+        return moves[r.movement]
+
     def player_cell(r: ClassificaRow) -> str:
         name = escape(r.player)
         if r.player_id is None:
             return name
-        url = escape(reverse("scoring:player", args=[r.player_id]) + link_query)
+        url = player_url.format(r.player_id)
         if r.player_id == me:
             return (
                 f'<bdi><a href="{url}">{name}</a></bdi> '
@@ -379,7 +413,7 @@ def _classifica_columns(series_order: dict[str, int], link_query: str, me: int |
             "",
             text(_("Serie")),
             ((lambda r: series_order.get(r.series, 99), False),),
-            lambda r: str(series_badge(r.series, r.series_label)),
+            badge,
         ),
         _Col(
             "score",
@@ -387,7 +421,7 @@ def _classifica_columns(series_order: dict[str, int], link_query: str, me: int |
             "num",
             text(_("Punti")),
             ((lambda r: r.score, False),),
-            lambda r: f'<strong class="{sign_class(r.score)}">{format_number(r.score)}</strong>',
+            lambda r: f'<strong class="{sign_class(r.score)}">{number(r.score)}</strong>',
         ),
         _Col(
             "movement",
@@ -395,7 +429,7 @@ def _classifica_columns(series_order: dict[str, int], link_query: str, me: int |
             "num",
             text(_("Mov.")),
             ((lambda r: r.movement if r.movement is not None else 0, False),),
-            lambda r: str(movement(r.movement)),
+            move,
         ),
         title_col("SCUDETTO"),
         _Col(
@@ -420,7 +454,7 @@ def _classifica_columns(series_order: dict[str, int], link_query: str, me: int |
             "num hide-narrow",
             text(_("Media")),
             ((lambda r: r.average, False),),
-            lambda r: format_number(r.average) if r.average is not None else "—",
+            lambda r: number(r.average) if r.average is not None else "—",
         ),
     ]
     return first + [title_col(c) for c in TITLE_ORDER if c != "SCUDETTO"]

@@ -641,7 +641,7 @@ PAGE_BOUNDS = {
     "turni_filtered": 8,
     "turno": 7,
     "players": 5,
-    "player": 11,
+    "player": 9,  # 11 before issue 16: the calls and the points per game are stored now
 }
 
 
