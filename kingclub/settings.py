@@ -170,7 +170,7 @@ def db_pool_options(value: str) -> dict[str, int] | bool:
         raise ImproperlyConfigured(f"DB_POOL={value!r}: expected 1, MAX or MIN,MAX") from None
     if len(sizes) == 1:
         sizes = [min(2, sizes[0]), sizes[0]]
-    if len(sizes) != 2 or not 0 < sizes[1] or not 0 <= sizes[0] <= sizes[1]:
+    if len(sizes) != 2 or sizes[1] <= 0 or not 0 <= sizes[0] <= sizes[1]:
         raise ImproperlyConfigured(f"DB_POOL={value!r}: expected 1, MAX or MIN,MAX")
     return {"min_size": sizes[0], "max_size": sizes[1], "timeout": 10}
 
