@@ -162,6 +162,102 @@ def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
     return out
 
 
+START, END = "<!-- pages:start -->", "<!-- pages:end -->"
+
+
+def _cell(run: dict[str, Any], key: str) -> str:
+    v = run.get(key)
+    return f"{v['median_ms']:.1f}" if isinstance(v, dict) else "n/a"
+
+
+def render(results: dict[str, Any], command: str) -> str:
+    """The section of docs/benchmarks.md this benchmark writes (between its two markers)."""
+    runs = results["runs"]
+    head = "| | " + " | ".join(f"{r['size']:,} turni".replace(",", " ") for r in runs) + " |"
+    rule = "|---|" + "---:|" * len(runs)
+    rows = [
+        ("floor: the Classifica's GROUP BY (SQL only)", "floor_groupby"),
+        ("floor: a Django view returning a constant", "floor_view"),
+        ("**Classifica, cold** (first reader after a close)", "classifica_cold"),
+        ("Classifica, cold, `?sort=-score`", "classifica_cold_sorted"),
+        ("Classifica, cold, whole cache emptied", "classifica_cold_cleared"),
+        ("**Classifica, warm**", "classifica_warm"),
+        ("**player page** (member with the median number of turni)", "player"),
+        ("close of the last turno (service)", "close"),
+        ("reopen of the last turno (service)", "reopen"),
+    ]
+    lines = [
+        START,
+        "## Pages as members meet them (issue 16)",
+        "",
+        f"Command: `{command}`. Backend {results['backend']}, its own database "
+        f"`{results['database']}` (dropped and created again for each size: `--postgres-url`, "
+        f"`--sqlite-path`), cache `{results['cache']}`. Through Django's test client, the whole "
+        "middleware stack, `DEBUG` off. One single season per size, 300 members. Medians of "
+        f"{results['samples']} samples in milliseconds; every cold sample follows its own reopen "
+        "and close of the season's last turno. Load average (1 min) at the start of each size: "
+        + ", ".join(f"{r['size']} turni {r['loadavg_start']}" for r in runs)
+        + ".",
+        "",
+        head,
+        rule,
+    ]
+    for label, key in rows:
+        lines.append(f"| {label} | " + " | ".join(_cell(r, key) for r in runs) + " |")
+    lines.append(
+        "| queries: Classifica cold / warm / player page | "
+        + " | ".join(
+            f"{r['classifica_queries_cold']} / {r['classifica_queries_warm']} / "
+            f"{r['player_queries']}"
+            for r in runs
+        )
+        + " |"
+    )
+    lines.append(
+        "| player page: the member's turni | "
+        + " | ".join(str(r["player_turni"]) for r in runs)
+        + " |"
+    )
+    lines += ["", "Ratios of the issue's targets, from the medians above:", ""]
+    lines.append("| | " + " | ".join(f"{r['size']} turni" for r in runs) + " | target |")
+    lines.append("|---|" + "---:|" * len(runs) + "---|")
+
+    def ratio(r: dict[str, Any], a: str, b: list[tuple[float, str]]) -> float:
+        return r[a]["median_ms"] / sum(k * r[x]["median_ms"] for k, x in b)
+
+    cold = [ratio(r, "classifica_cold", [(3, "floor_groupby"), (1, "floor_view")]) for r in runs]
+    warm = [ratio(r, "classifica_warm", [(1, "floor_view")]) for r in runs]
+    lines.append(
+        "| Classifica cold ÷ (3 × GROUP BY + constant view) | "
+        + " | ".join(f"{x:.2f}" for x in cold)
+        + " | ≤ 1 |"
+    )
+    lines.append(
+        "| Classifica warm ÷ constant view | " + " | ".join(f"{x:.1f}" for x in warm) + " | ≤ 2 |"
+    )
+    first, last = runs[0], runs[-1]
+    if len(runs) > 1:
+        for label, key in (("Classifica cold", "classifica_cold"), ("player page", "player")):
+            lines.append(
+                f"| {label}: {last['size']} turni ÷ {first['size']} turni | "
+                + " | ".join("" for _ in runs[:-1])
+                + f" | {last[key]['median_ms'] / first[key]['median_ms']:.2f} | ≤ 1.5 |"
+            )
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def write_doc(doc: Path, section: str) -> None:
+    """Put ``section`` between the markers of ``doc`` (at the top the first time)."""
+    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    if START in text and END in text:
+        text = text[: text.index(START)] + section + text[text.index(END) + len(END) + 1 :]
+    else:
+        title, _, rest = text.partition("\n")
+        text = f"{title}\n\n{section}\n{rest.lstrip()}"
+    doc.write_text(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.pages", description=__doc__)
     p.add_argument("--season-sizes", default="40,1000", help="turni of each single season")
@@ -171,10 +267,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sqlite-path", default=SQLITE_PATH)
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     p.add_argument("--out", type=Path, help="the results, JSON (default: printed)")
+    p.add_argument("--doc", type=Path, help="write the section of this Markdown file")
+    p.add_argument("--from-json", type=Path, help="only write --doc from saved results")
     args = p.parse_args(argv)
     if args.samples < 5:
         p.error("--samples: at least 5")
     sizes = [int(s) for s in args.season_sizes.split(",") if s.strip()]
+    command = "python -m benchmarks.pages " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.from_json:
+        saved = json.loads(args.from_json.read_text())
+        write_doc(args.doc, render(saved, saved.get("command", command)))
+        return 0
 
     os.environ["DATABASE_URL"] = fresh_database(args.backend, args.sqlite_path, args.postgres_url)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kingclub.settings")
@@ -188,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     settings.DEBUG = False  # production-like: no query log, no template debug
     settings.ROOT_URLCONF = "benchmarks.urls"  # the project's URLs + the constant view
     results: dict[str, Any] = {
+        "command": command,
         "backend": args.backend,
         "database": args.postgres_url if args.backend == "postgres" else args.sqlite_path,
         "cache": settings.CACHES["default"]["BACKEND"],
@@ -208,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         results["runs"].append(run)
         log(json.dumps(run))
     text = json.dumps(results, indent=1)
+    if args.doc:
+        write_doc(args.doc, render(results, command))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text)

@@ -3,6 +3,15 @@
 from django.db import migrations, models
 
 
+def create_cache_table(apps, schema_editor):
+    """The shared cache's table (``CACHES``: the database cache unless ``REDIS_URL`` is set), so
+    that ``migrate`` alone leaves a database the pages can use; ``createcachetable`` (``make
+    run``, Django's test set-up) makes it too and skips a table that exists."""
+    from django.core.management import call_command
+
+    call_command("createcachetable", database=schema_editor.connection.alias, verbosity=0)
+
+
 def fill_figures(apps, schema_editor):
     """The figures the player page reads, for the C.A.F. seasons' turni closed before them."""
     from scoring.rules.systems import get_system, is_generic
@@ -31,4 +40,5 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(fill_figures, migrations.RunPython.noop),
+        migrations.RunPython(create_cache_table, migrations.RunPython.noop),
     ]
