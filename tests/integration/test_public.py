@@ -693,7 +693,7 @@ def test_query_counts_do_not_grow_with_the_season(client, db, django_assert_max_
 
 
 def test_cached_classifica_follows_every_change(client, make_season):
-    """The table's HTML is cached, keyed by its rows: a reopen must show at once."""
+    """The table is cached, keyed by the season's version: a reopen must show at once."""
     from scoring.services.turni import turno_reopen
 
     season = make_season(name="cache", giornate=3, seed=12, attendance=1.0)
