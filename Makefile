@@ -34,6 +34,7 @@ e2e-deps:
 ## run: install, migrate, load the demo club into an empty database, serve on 127.0.0.1:8000
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py createcachetable
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 

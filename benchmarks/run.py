@@ -4,6 +4,7 @@
     python -m benchmarks.run --sizes 1000 --backends sqlite
     python -m benchmarks.run --quick                # a small run, written to benchmarks/data/
     python -m benchmarks.run --report-only          # rewrite the doc from the last results
+    python -m benchmarks.run --season-sizes 40,10000 # the pages, cold and warm (benchmarks.pages)
 
 Each backend × size runs in its own process (:mod:`benchmarks.worker`) on a fresh database.
 Generated seasons are cached under ``benchmarks/data/`` (gitignored), so reruns skip the
@@ -141,6 +142,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="re-measure only these sizes × backends and replace them in the saved results",
     )
+    p.add_argument(
+        "--season-sizes",
+        help="instead of the full run: the pages cold and warm on single seasons of these turni "
+        "(benchmarks.pages), written into the report's pages section",
+    )
+    p.add_argument("--samples", type=int, default=7, help="samples per page (--season-sizes)")
+    p.add_argument(
+        "--pages-database-url",
+        default=os.environ.get(
+            "KINGBENCH_PAGES_URL", "postgres://postgres@127.0.0.1:5432/kingbench_pages"
+        ),
+        help="the pages benchmark's own PostgreSQL database (dropped and created again)",
+    )
     p.add_argument("--sqlite-path", default=SQLITE_PATH)
     p.add_argument("--postgres-url", default=os.environ.get("KINGBENCH_POSTGRES_URL", POSTGRES_URL))
     args = p.parse_args(argv)
@@ -171,6 +185,28 @@ def write_report(results: dict[str, Any], output: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.season_sizes:
+        backend = "postgres" if "postgres" in args.backends else "sqlite"
+        cmd = [
+            sys.executable,
+            "-m",
+            "benchmarks.pages",
+            "--season-sizes",
+            args.season_sizes,
+            "--backend",
+            backend,
+            "--samples",
+            str(args.samples),
+            "--postgres-url",
+            args.pages_database_url,
+            "--data-dir",
+            str(args.data_dir),
+            "--out",
+            str(args.data_dir / "results-pages.json"),
+            "--doc",
+            str(args.output),
+        ]
+        return subprocess.run(cmd, cwd=ROOT).returncode
     if args.report_only:
         write_report(json.loads(args.results.read_text()), args.output)
         log(f"wrote {args.output}")

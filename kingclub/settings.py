@@ -148,11 +148,62 @@ SQLITE_OPTIONS = {
 }
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{SQLITE_PATH}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0))
+        default=f"sqlite:///{SQLITE_PATH}",
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0)),
+        # a kept connection is checked before each request reuses it (a restarted server)
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
+
+
+def db_pool_options(value: str) -> dict[str, int] | bool:
+    """``DB_POOL``: ``1`` for psycopg's pool with its defaults, ``MIN,MAX`` (``2,8``) or ``MAX``
+    for its sizes; PostgreSQL only (Django's pool, which needs ``CONN_MAX_AGE=0``)."""
+    value = value.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    try:
+        sizes = [int(v) for v in value.split(",")]
+    except ValueError:
+        raise ImproperlyConfigured(f"DB_POOL={value!r}: expected 1, MAX or MIN,MAX") from None
+    if len(sizes) == 1:
+        sizes = [min(2, sizes[0]), sizes[0]]
+    if len(sizes) != 2 or sizes[1] <= 0 or not 0 <= sizes[0] <= sizes[1]:
+        raise ImproperlyConfigured(f"DB_POOL={value!r}: expected 1, MAX or MIN,MAX")
+    return {"min_size": sizes[0], "max_size": sizes[1], "timeout": 10}
+
+
+DB_POOL = os.environ.get("DB_POOL", "").strip()
+if DB_POOL and DB_POOL.lower() not in {"0", "false", "no", "off"}:
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DB_POOL needs a PostgreSQL DATABASE_URL")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = db_pool_options(DB_POOL)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections, not Django
+
+# -- cache: shared by every worker, so one close invalidates the pages everywhere at once --------
+# Redis when REDIS_URL is set, else the database's own table (``manage.py createcachetable``,
+# run by ``make run``; the test database gets it from Django's test set-up).
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "kingclub",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "kingclub_cache",
+            "KEY_PREFIX": "kingclub",
+            # a page per season, sort, language and member: room for a club's worth
+            "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -151,6 +151,13 @@ class PlayerAdmin(admin.ModelAdmin):
     readonly_fields = ("created_at",)
     autocomplete_fields = ("user",)
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "name" in form.changed_data:  # the name is on the cached Classifiche
+            from scoring.services.season import seasons_of_player_bump
+
+            seasons_of_player_bump(player_id=obj.pk)
+
 
 class SeasonAdminForm(forms.ModelForm):
     """The rule set is edited as JSON; once a turno is closed only with an explicit recompute."""

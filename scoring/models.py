@@ -119,6 +119,9 @@ class Season(UserTexts, models.Model):
         default=True,
         help_text=_("Se spento, il pubblico e i soci non vedono classifica, turni e verbali."),
     )
+    # bumped in the transaction of every write that changes the stored Classifica (close,
+    # reopen, rescore, recompute, roster): the pages' shared cache is keyed by it
+    version = models.PositiveBigIntegerField(_("versione"), default=0, editable=False)
 
     class Meta:
         ordering = ["-name"]
@@ -132,6 +135,18 @@ class Season(UserTexts, models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # ``version`` is written only by ``season_version_bump`` (an UPDATE in the writing
+        # transaction): a full save of an instance loaded earlier must not put an old one back
+        full = kwargs.get("update_fields") is None and not kwargs.get("force_insert")
+        if full and not self._state.adding:
+            kwargs["update_fields"] = [
+                f.name
+                for f in self._meta.concrete_fields
+                if not f.primary_key and f.name != "version"
+            ]
+        super().save(*args, **kwargs)
 
     @cached_property
     def ruleset(self) -> RuleSet:

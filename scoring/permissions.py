@@ -20,11 +20,17 @@ SOCIO = "Socio"
 
 
 def is_segretario(user) -> bool:
-    return bool(
-        user.is_authenticated
-        and user.is_active
-        and (user.is_superuser or user.groups.filter(name=SEGRETARIO).exists())
-    )
+    """In the Segretario group (or a superuser); asked once per request (kept on the user)."""
+    known = getattr(user, "_kingclub_segretario", None)
+    if known is None:
+        known = bool(
+            user.is_authenticated
+            and user.is_active
+            and (user.is_superuser or user.groups.filter(name=SEGRETARIO).exists())
+        )
+        if user.is_authenticated:
+            user._kingclub_segretario = known
+    return known
 
 
 def segretario_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -138,6 +138,12 @@ def turno_state(turno_id: int) -> TurnoState:
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
     if turno.season.is_generic:
         raise KeptByItsSystem(turno_id)
+    return turno_state_of(turno)
+
+
+def turno_state_of(turno: Turno) -> TurnoState:
+    """The live state of a C.A.F. turno already loaded with :func:`turno_with_everything` (or
+    returned by a service that keeps its prefetched rows current): no query."""
     record = turno_record(turno)
     rules = turno.season.ruleset
     return TurnoState(

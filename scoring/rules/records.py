@@ -86,6 +86,26 @@ class TurnoScore:
         assert self.places is not None
         return tuple(sorted(self.players, key=lambda p: self.places[p]))
 
+    def player_figures(self) -> dict[str, dict]:
+        """Per player, the turno's figures the player page shows: calls, forced calls,
+        scazzate, cappotti made, and per game ``[points, smazzate]``."""
+        out: dict[str, dict] = {
+            p: {"calls": 0, "forced": 0, "scazzate": 0, "cappotti": 0, "games": {}}
+            for p in self.players
+        }
+        for sm in self.smazzate:
+            mine = out[sm.caller]
+            mine["calls"] += 1
+            mine["forced"] += sm.forced
+            mine["scazzate"] += sm.scazzata
+            if sm.cappotto is not None:
+                out[sm.cappotto]["cappotti"] += 1
+            for p, points in sm.points.items():
+                game = out[p]["games"].setdefault(sm.game, [0, 0])
+                game[0] += points
+                game[1] += 1
+        return out
+
 
 @dataclass(frozen=True)
 class TableResult:

@@ -444,6 +444,9 @@ def game_standing_refresh(*, season: Season) -> None:
         )
         for r in rows
     )
+    from scoring.services.season import season_version_bump
+
+    season_version_bump(season=season)
 
 
 def game_differences(season: Season) -> list[Any]:

@@ -103,6 +103,7 @@ def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | 
             out.compare(
                 f"{where}, {r.player.name}", "punti", r.points, scored.points[r.player.name]
             )
+    figures = score.player_figures()
     ranks = sorted(s.tiebreak_rank for s in seats if s.tiebreak_rank is not None)
     out.compare(label, "spareggio (posizioni)", ranks, list(range(1, len(ranks) + 1)))
     for seat in seats:
@@ -114,8 +115,10 @@ def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | 
             assert score.places is not None and score.ratios is not None
             out.compare(where, "posto", seat.place, score.places[name])
             out.compare(where, "rapporto", _dec(seat.ratio), score.ratios[name])
+            # the figures the player page reads (calls, scazzate, points per game)
+            out.compare(where, "cifre del giocatore", seat.extra, figures[name])
         else:
-            blank = (None, None, "", "", [], None)
+            blank = (None, None, "", "", [], None, {})
             stored = (
                 seat.place,
                 seat.ratio,
@@ -123,6 +126,7 @@ def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | 
                 seat.series_after,
                 seat.titles,
                 seat.league_points,
+                seat.extra,
             )
             out.compare(where, "esito di un turno aperto", stored, blank)
     if closed:

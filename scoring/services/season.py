@@ -10,17 +10,19 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Q, Sum
 
 from scoring.models import (
     Absence,
     Enrollment,
     Giornata,
     Player,
+    Result,
     Sanction,
     Season,
     SeasonEvent,
     Seat,
+    Smazzata,
     Standing,
     TitleAward,
     Turno,
@@ -114,6 +116,7 @@ def season_rules_update(
         )
     season.rules = rules
     season.save(update_fields=["rules"])
+    season_version_bump(season=season)  # the series' names are on the Classifica
     for cached in ("ruleset", "game_rules"):
         season.__dict__.pop(cached, None)
     SeasonEvent.objects.create(
@@ -469,9 +472,73 @@ def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:
     )
 
 
+def season_version_bump(*, season: Season) -> None:
+    """A new version of the season's stored Classifica: called inside the transaction of every
+    write that changes it, so the pages cached under the old version are never served again by
+    any worker (the cache is shared: ``CACHES`` in the settings)."""
+    Season.objects.filter(pk=season.pk).update(version=F("version") + 1)
+    season.version = Season.objects.filter(pk=season.pk).values_list("version", flat=True).get()
+
+
+def seasons_of_player_bump(*, player_id: int) -> None:
+    """A member's name is on every Classifica of the seasons they are enrolled in."""
+    Season.objects.filter(enrollments__player_id=player_id).update(version=F("version") + 1)
+
+
+def seat_figures_fill(*, season: Season) -> int:
+    """Store on every closed seat that lacks them the player's figures of that turno: calls,
+    forced calls, scazzate, cappotti and, per game, points and smazzate (``Seat.extra``), so the
+    player page reads them instead of scanning the season's smazzate. A close, a reopen (which
+    clears them) and a rescore leave only their own turno's seats to fill; an import, all.
+    Three grouped queries over the stored smazzate (the engine's output, replayed by
+    ``check_ledger``) of those turni only. Returns how many seats were filled."""
+    return fill_seat_figures(season.pk, Seat, Smazzata, Result, Turno.CHIUSO)
+
+
+def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, closed) -> int:
+    """:func:`seat_figures_fill` on the given models (the migration passes its historical ones)."""
+    empty = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed, extra={})
+    seats = {(t, p): pk for pk, t, p in empty.values_list("pk", "turno_id", "player_id")}
+    if not seats:
+        return 0
+    turni = empty.values("turno_id")
+    figures: dict[tuple[int, int], dict[str, Any]] = {
+        key: {"calls": 0, "forced": 0, "scazzate": 0, "cappotti": 0, "games": {}} for key in seats
+    }
+    for t, caller, calls, forced, scazzate in (
+        smazzata_model.objects.filter(turno_id__in=turni)
+        .values_list("turno_id", "caller_id")
+        .annotate(
+            calls=Count("pk"),
+            forced=Count("pk", filter=Q(forced=True)),
+            scazzate=Count("pk", filter=Q(scazzata=True)),
+        )
+        .order_by()
+    ):
+        figures[(t, caller)].update(calls=calls, forced=forced, scazzate=scazzate)
+    for t, who, n in (
+        smazzata_model.objects.filter(turno_id__in=turni, cappotto__isnull=False)
+        .values_list("turno_id", "cappotto_id")
+        .annotate(n=Count("pk"))
+        .order_by()
+    ):
+        figures[(t, who)]["cappotti"] = n
+    for t, player, game, points, n in (
+        result_model.objects.filter(smazzata__turno_id__in=turni)
+        .values_list("smazzata__turno_id", "player_id", "smazzata__game")
+        .annotate(points=Sum("points"), n=Count("pk"))
+        .order_by()
+    ):
+        figures[(t, player)]["games"][game] = [points, n]
+    update_rows(seat_model, ["extra"], [(figures[key], pk) for key, pk in seats.items()])
+    return len(seats)
+
+
 @transaction.atomic
 def standings_refresh(*, season: Season) -> None:
-    """Rewrite the stored Classifica Generale (and the places before the last giornata)."""
+    """Rewrite the stored Classifica Generale (and the places before the last giornata), and
+    the per-turno figures of the seats closed since the last refresh."""
+    seat_figures_fill(season=season)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
     initial = season_start_state(season)
@@ -521,3 +588,4 @@ def standings_refresh(*, season: Season) -> None:
         ],
         batch_size=1000,
     )
+    season_version_bump(season=season)

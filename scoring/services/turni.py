@@ -225,7 +225,7 @@ def smazzata_record(
             f"la smazzata {expected} è già stata registrata: ricaricare la pagina",
             smazzata=expected,
         ) from None
-    Result.objects.bulk_create(
+    results = Result.objects.bulk_create(
         Result(smazzata=smazzata, player=seats[name].player, count=sm.result[name], points=p)
         for name, p in pts.points.items()
     )
@@ -233,7 +233,18 @@ def smazzata_record(
     for name, seat in seats.items():
         seat.total += pts.points[name]
     Seat.objects.bulk_update(seats.values(), ["total"])
+    # ``smazzata.turno`` is the turno as it now stands (its prefetched smazzate, results and
+    # seats kept current), so the live screen renders it without loading it again
+    smazzata._prefetched_objects_cache = {"results": _loaded(Result.objects.none(), results)}
+    turno._prefetched_objects_cache["smazzate"]._result_cache.append(smazzata)
     return smazzata
+
+
+def _loaded(queryset, rows: list):
+    """A queryset that holds ``rows`` as if prefetched (``.all()`` returns them, no query)."""
+    queryset._result_cache = list(rows)
+    queryset._prefetch_done = True
+    return queryset
 
 
 @transaction.atomic
@@ -508,7 +519,13 @@ def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
     turno.winner = None
     turno.save()
     Seat.objects.filter(turno=turno).update(
-        place=None, ratio=None, series_before="", series_after="", titles=[], league_points=None
+        place=None,
+        ratio=None,
+        series_before="",
+        series_after="",
+        titles=[],
+        league_points=None,
+        extra={},  # the player's figures of this turno count again when it closes again
     )
     TitleAward.objects.filter(seat__turno=turno).delete()
     TurnoEvent.objects.create(
@@ -566,8 +583,10 @@ def rescore_turno(*, turno: Turno | int) -> None:
         seat.total, seat.penalty_total = score.totals[name], score.penalties[name]
         if score.places is not None:
             seat.place, seat.ratio = score.places[name], score.ratios[name]
+    for seat in seats:
+        seat.extra = {}  # the figures of the rescored smazzate: stored again by the recompute
     Seat.objects.filter(turno=turno).update(place=None)
-    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio"])
+    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "extra"])
     if score.places is not None:
         turno.winner = next(players[n] for n, p in score.places.items() if p == 1)
         turno.save(update_fields=["winner"])

@@ -8,15 +8,16 @@ Every view is :func:`members_view`: public unless ``KINGCLUB_MEMBERS_ONLY`` is o
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import zlib
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from django.core.cache import cache
 from django.core.paginator import EmptyPage
-from django.db.models import Count, Q, Sum
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
@@ -27,13 +28,13 @@ from django_tables2 import RequestConfig
 
 from scoring.charts import Bar, Line, bar_chart, line_chart
 from scoring.filters import TurnoFilter
-from scoring.models import Absence, Giornata, Player, Result, Season, Seat, Smazzata, Turno
+from scoring.models import Absence, Giornata, Player, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.selectors import current_season, own_player_id, season_turni, turno_with_everything
 from scoring.services.preview import classifica_header
-from scoring.tables import ClassificaTable, TurniTable
+from scoring.tables import TurniTable, classifica_html, classifica_sort
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
 from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
 from scoring.views import games as game_views
@@ -69,7 +70,44 @@ def _season_context(season: Season | None) -> dict[str, Any]:
 
 
 # -- Classifica Generale ----------------------------------------------------------------------
-CLASSIFICA_CACHE_SECONDS = 3600
+CLASSIFICA_CACHE_SECONDS = 24 * 3600
+
+
+def classifica_cache_key(
+    season: Season, *, sort: str, language: str, stagione: int | None, me: int | None
+) -> str:
+    """The shared cache's key of one view of a season's Classifica: the season's ``version`` is
+    bumped by every write that changes it (close, reopen, rescore, recompute, roster, names), so
+    one close makes every worker render it again; ``created_at`` tells a season from another
+    that got the same id after a restore."""
+    made = season.created_at.timestamp() if season.created_at else 0
+    return f"classifica:{season.pk}:{made}:{season.version}:{language}:{sort}:{stagione}:{me}:z"
+
+
+def _classifica_part(
+    season: Season, *, sort: str, stagione: int | None, me: int | None
+) -> dict[str, Any]:
+    """What the page shows of the season's stored Classifica (two queries and the table)."""
+    rows = classifica(season)
+    last_date, backdated = classifica_header(season)
+    html = classifica_html(
+        rows,
+        series_order={code: i for i, code in enumerate(season.ruleset.series_codes())},
+        sort=sort,
+        stagione=stagione,
+        me=me,
+    )
+    note = None
+    if backdated is not None:
+        note = {
+            "pk": backdated.pk,
+            "giornata": {"date": backdated.giornata.date},
+            "closed_at": backdated.closed_at,
+        }
+    # 300 members' rows are ~400 kB of HTML: kept compressed (~25 kB), a hit reads and inflates
+    # that in about a millisecond instead of decoding the whole text from the cache's storage
+    table = zlib.compress(html.encode(), 1)
+    return {"table_zlib": table, "last_date": last_date, "backdated": note}
 
 
 def _classifica_page(request: HttpRequest, season: Season | None) -> HttpResponse:
@@ -79,45 +117,28 @@ def _classifica_page(request: HttpRequest, season: Season | None) -> HttpRespons
     if season is not None and season.is_generic:  # the game's own standing columns
         return game_views.classifica_page(request, season, ctx)
     if season is not None:
-        rules = season.ruleset
-        rows = classifica(season)
-        last_date, backdated = classifica_header(season)
+        sort = classifica_sort(request.GET.get("sort"))
+        stagione = season.pk if ctx["season_query"] else None
         me = own_player_id(request)
-        table = ClassificaTable(
-            rows,
-            series_order={code: i for i, code in enumerate(rules.series_codes())},
-            link_query=ctx["season_query"],
-            me=me,
+        key = classifica_cache_key(
+            season, sort=sort, language=get_language(), stagione=stagione, me=me
         )
-        # Rendering 300 members' rows through django-tables2 costs ~0.5 s; the rows cost ~12 ms.
-        # The HTML is cached under a hash of everything it shows, so a close or reopen (which
-        # changes the rows) can never serve a stale table.
-        key = (
-            "classifica:"
-            + hashlib.sha256(
-                repr(
-                    (
-                        season.pk,
-                        rows,
-                        request.GET.get("sort"),
-                        get_language(),
-                        ctx["season_query"],
-                        me,
-                    )
-                ).encode()
-            ).hexdigest()
-        )
-        html = cache.get(key)
-        if html is None:
-            RequestConfig(request, paginate=False).configure(table)
-            html = str(table.as_html(request))
-            cache.set(key, html, CLASSIFICA_CACHE_SECONDS)
+        part = cache.get(key)
+        if part is None:  # cold: right after a close, or a new sort, language or member
+            part = _classifica_part(season, sort=sort, stagione=stagione, me=me)
+            cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
+        note = part["backdated"]
         ctx.update(
-            table=table,
-            table_html=mark_safe(html),
-            last_date=last_date,
-            backdated=backdated,
-            rows_count=len(rows),
+            # built by classifica_html, every text escaped there
+            table_html=mark_safe(zlib.decompress(part["table_zlib"]).decode()),
+            last_date=part["last_date"],
+            backdated=None
+            if note is None
+            else SimpleNamespace(
+                pk=note["pk"],
+                giornata=SimpleNamespace(**note["giornata"]),
+                closed_at=note["closed_at"],
+            ),
             title_legend=[
                 (title_short(c), TITLE_LABELS[c]) for c in TITLE_ORDER if c != "SCUDETTO"
             ],
@@ -267,32 +288,33 @@ class Giorno:
     absence: Decimal | None
 
 
-def _game_stats(player: Player, season: Season) -> list[GameStat]:
-    """Sum and count of the player's points per game, in one aggregate query."""
-    agg = {
-        r["smazzata__game"]: (r["total"], r["n"])
-        for r in Result.objects.filter(player=player, smazzata__turno__season=season)
-        .values("smazzata__game")
-        .annotate(total=Sum("points"), n=Count("id"))
-        .order_by()
-    }
+CALL_FIGURES = ("calls", "forced", "scazzate", "cappotti")
+
+
+def _stored_figures(seats: list[Seat], season: Season) -> tuple[dict[str, int], list[GameStat]]:
+    """The player's calls, forced calls, scazzate and cappotti, and per game the sum and count of
+    their points, over their closed turni: the figures each close stored on the seat
+    (``seat_figures_fill``), summed over the seats the page shows anyway. No query."""
+    calls = dict.fromkeys(CALL_FIGURES, 0)
+    agg: dict[str, list[int]] = {}
+    for seat in seats:
+        if seat.turno.status != Turno.CHIUSO:
+            continue
+        figures = seat.extra or {}
+        for key in CALL_FIGURES:
+            calls[key] += figures.get(key, 0)
+        for code, (points, n) in figures.get("games", {}).items():
+            total = agg.setdefault(code, [0, 0])
+            total[0] += points
+            total[1] += n
     games = season.ruleset.games
     order = [*games, *sorted(set(agg) - set(games))]
-    return [
+    stats = [
         GameStat(code, games[code].name if code in games else code, *agg[code])
         for code in order
         if code in agg and agg[code][1]
     ]
-
-
-def _call_stats(player: Player, season: Season) -> dict[str, int]:
-    """The player's calls, forced calls, scazzate and cappotti, in one aggregate query."""
-    return Smazzata.objects.filter(turno__season=season).aggregate(
-        calls=Count("pk", filter=Q(caller=player)),
-        forced=Count("pk", filter=Q(caller=player, forced=True)),
-        scazzate=Count("pk", filter=Q(caller=player, scazzata=True)),
-        cappotti=Count("pk", filter=Q(cappotto=player)),
-    )
+    return calls, stats
 
 
 def _league_history(
@@ -380,7 +402,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         show_title=False,
     )
 
-    games = _game_stats(member, season)
+    calls, games = _stored_figures(seats, season)
     bars = bar_chart(
         [
             Bar(
@@ -410,7 +432,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         turni_count=len(seats),
         wins=sum(1 for s in closed if s.place == 1),
         podiums=sum(1 for s in closed if s.place is not None and s.place <= 3),
-        calls=_call_stats(member, season),
+        calls=calls,
         games=games,
         chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
         games_chart=mark_safe(bars),

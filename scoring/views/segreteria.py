@@ -36,7 +36,13 @@ from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Progress, RuleViolation
 from scoring.rules.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
-from scoring.selectors import KeptByItsSystem, TurnoState, current_season, turno_state
+from scoring.selectors import (
+    KeptByItsSystem,
+    TurnoState,
+    current_season,
+    turno_state,
+    turno_state_of,
+)
 from scoring.services.preview import ClosePreview, close_preview, is_backdated
 from scoring.services.turni import (
     penalita_add,
@@ -489,8 +495,13 @@ def turno_smazzata_form(request: HttpRequest, pk: int) -> HttpResponse:
 @segretario_required
 @require_POST
 def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
-    state = _state(pk)
-    form = _smazzata_form(state, request.POST)
+    # the form needs only the rule set and the players: the whole turno is loaded by the
+    # service (locked) and, on a problem, again here to show it
+    turno = get_object_or_404(Turno.objects.select_related("season"), pk=pk)
+    if turno.season.is_generic:
+        raise Http404("turno di un altro gioco")
+    players = tuple(turno.seats.order_by("position").values_list("player__name", flat=True))
+    form = SmazzataForm(request.POST, rules=turno.season.ruleset, players=players)
     if form.is_valid():
         try:
             sm = smazzata_record(
@@ -511,6 +522,8 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
                 for m in _messages_of(exc):
                     messages.error(request, m)
                 return _done(request, pk)
+            form = _smazzata_form(fresh, request.POST)
+            form.is_valid()
             form.add_problems(exc.problems)
             return _render_live(request, fresh, form=form)
         kind = (
@@ -528,7 +541,12 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
                 "kind": kind,
             },
         )
-        return _done(request, pk)
+        if request.htmx:  # the turno as the service left it: nothing to load again
+            return _render_live(request, turno_state_of(sm.turno))
+        return redirect(_live_url(pk))
+    state = _state(pk)
+    form = _smazzata_form(state, request.POST)
+    form.is_valid()
     if not state.turno.is_open:
         return _render_live(
             request,

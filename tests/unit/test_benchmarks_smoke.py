@@ -62,3 +62,43 @@ def test_bench_runs_at_a_tiny_size(tmp_path):
     assert "| | 5 · SQLite |" in text
     assert "### Recording a smazzata" in text
     assert "turni per second" in text
+
+
+def test_pages_bench_runs_at_a_tiny_size(tmp_path):
+    """``benchmarks.pages`` (make bench --season-sizes): the views cold and warm, the floors."""
+    out, doc = tmp_path / "pages.json", tmp_path / "benchmarks.md"
+    doc.write_text("# Benchmarks\n\nthe full run\n")
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "benchmarks.pages",
+            "--season-sizes",
+            "4",
+            "--backend",
+            "sqlite",
+            "--samples",
+            "5",
+            "--sqlite-path",
+            str(tmp_path / "kingbench_pages.sqlite3"),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--out",
+            str(out),
+            "--doc",
+            str(doc),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (run,) = json.loads(out.read_text())["runs"]
+    assert run["data"]["turni"] == 4 and run["data"]["members"] == 300
+    for key in ("floor_groupby", "floor_view", "classifica_cold", "classifica_warm", "player"):
+        assert run[key]["n"] == 5
+    assert (run["classifica_queries_cold"], run["classifica_queries_warm"]) == (10, 3)
+    text = doc.read_text()
+    assert text.index("<!-- pages:start -->") < text.index("the full run")
+    assert "| **Classifica, cold** (first reader after a close) |" in text

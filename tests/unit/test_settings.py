@@ -80,3 +80,43 @@ def test_each_https_setting_can_be_switched_off_for_a_plain_http_club():
         "False",
         "['club.lan']",
     ]
+
+
+def _settings_line(code: str, **env: str) -> str:
+    proc = manage("shell", "-c", code, **env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout.strip().splitlines()[-1]
+
+
+DB_CODE = (
+    "from django.conf import settings as s; d = s.DATABASES['default'];"
+    "print(d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'], d['CONN_HEALTH_CHECKS'],"
+    " s.CACHES['default']['BACKEND'])"
+)
+PG = "postgres://king@127.0.0.1:5432/king"
+
+
+def test_the_pool_persistent_connections_and_the_cache_come_from_the_environment():
+    db_cache = "django.core.cache.backends.db.DatabaseCache"
+    assert _settings_line(DB_CODE, DATABASE_URL=PG) == f"None 0 True {db_cache}"
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="60") == (
+        f"None 60 True {db_cache}"
+    )
+    # Django's pool needs CONN_MAX_AGE 0: the pool keeps the connections
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, DB_POOL="2,8", CONN_MAX_AGE="60") == (
+        f"{{'min_size': 2, 'max_size': 8, 'timeout': 10}} 0 True {db_cache}"
+    )
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, DB_POOL="1").startswith("True 0 True")
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, DB_POOL="6").startswith(
+        "{'min_size': 2, 'max_size': 6, 'timeout': 10} 0"
+    )
+    assert _settings_line(
+        DB_CODE, DATABASE_URL=PG, CONN_HEALTH_CHECKS="0", REDIS_URL="redis://127.0.0.1:6379/0"
+    ) == ("None 0 False django.core.cache.backends.redis.RedisCache")
+
+
+def test_a_bad_pool_setting_refuses_to_start():
+    proc = manage("check", DATABASE_URL=PG, DB_POOL="8,2")
+    assert proc.returncode != 0 and "DB_POOL='8,2'" in proc.stderr
+    proc = manage("check", DB_POOL="4")  # SQLite
+    assert proc.returncode != 0 and "DB_POOL needs a PostgreSQL DATABASE_URL" in proc.stderr

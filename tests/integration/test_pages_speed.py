@@ -1,0 +1,241 @@
+"""Issue 16, what members meet: the Classifica from the shared cache keyed by the season's
+version (a close or a reopen shows at once, for every worker), and the player page from the
+figures each close stored on the seats instead of a scan of the season's smazzate."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.db import connection
+from django.db.models import Count, Q, Sum
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring.models import Player, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.rules import caf, score_turno
+from scoring.rules.simulator import simulate_turno
+from scoring.services.ledger import ledger_differences
+from scoring.services.season import enrollment_add, season_rescore
+from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
+
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+# the anonymous reader's warm Classifica: the current season, the season picker, one cache read
+WARM_QUERIES = 3
+# cold: + the stored rows, the header (last closed date, a backdated close) and the cache write
+# (SQLite's database cache: savepoint, count, read, insert, release)
+COLD_QUERIES = 10
+
+
+@pytest.fixture
+def season(make_season):
+    return make_season(players=PLAYERS, giornate=3, seed=5)  # 4, 11 and 18 September 2026
+
+
+def _play(season, players, date, *, seed=1, close=True) -> Turno:
+    while True:
+        record = simulate_turno(caf(), players, random.Random(seed), first_dealer=players[0])
+        if len(set(score_turno(caf(), record).totals.values())) == len(players):
+            break
+        seed += 1
+    turno = turno_start(season=season, date=date, players=players, first_dealer=players[0])
+    for i, sm in enumerate(record.smazzate, start=1):
+        smazzata_record(
+            turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
+        )
+    return turno_close(turno=turno) if close else turno
+
+
+def _order(page: str) -> list[str]:
+    return re.findall(r'<tr data-player="([^"]*)"', page)
+
+
+def _table(page: str) -> str:
+    return re.search(r"<table.*?</table>", page, re.S).group(0)
+
+
+def _stored_order(season: Season) -> list[str]:
+    return list(
+        Standing.objects.filter(season=season)
+        .order_by("place", "-scudetti", "player__name")
+        .values_list("player__name", flat=True)
+    )
+
+
+def _version(season: Season) -> int:
+    return Season.objects.values_list("version", flat=True).get(pk=season.pk)
+
+
+def _queries(client, url: str) -> list[str]:
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+# -- the Classifica: shared cache, keyed by the season's version --------------------------------
+def test_a_member_sees_the_new_classifica_the_moment_a_turno_closes(client, season):
+    user = User.objects.create_user("elena", password="pw-kingclub-1")
+    Player.objects.filter(name="Elena").update(user=user)
+    client.force_login(user)
+    before = client.get("/").content.decode()
+    assert _order(before) == _stored_order(season)
+    assert _table(client.get("/").content.decode()) == _table(before)  # from the cache
+    # a turno of the last three on a new giornata: the absentees take the lowest score
+    turno = _play(season, ["Carla", "Dario", "Elena"], dt.date(2026, 9, 25), seed=3)
+    after = client.get("/").content.decode()
+    assert _order(after) == _stored_order(season) != _order(before)
+    assert 'data-player="Elena" class="me' in after
+    # the reopen puts the table back as it was, at once
+    turno_reopen(turno=turno, reason="verifica")
+    again = client.get("/").content.decode()
+    assert _order(again) == _order(before)
+    assert _table(again) == _table(before)
+
+
+def test_every_change_of_the_classifica_bumps_the_season_version(season):
+    v0 = _version(season)
+    turno = _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 9, 25))
+    assert _version(season) == v0 + 1  # one close, one new version, in its transaction
+    turno_reopen(turno=turno, reason="verifica")
+    assert _version(season) == v0 + 2
+    turno_close(turno=turno)
+    assert _version(season) == v0 + 3
+    season_rescore(season=season, reason="prova")
+    assert _version(season) == v0 + 4
+    Player.objects.create(name="Zeno")
+    enrollment_add(season=season, player=Player.objects.get(name="Zeno"))
+    assert _version(season) == v0 + 5
+
+
+def test_a_rename_in_the_admin_bumps_the_version(client, season, admin_user, ledger_unchecked):
+    """A member's name is on the cached table. (Unchecked: ``Giornata.state_after`` keeps the
+    series by name, so a rename already differs from check_ledger's replay before issue 16.)"""
+    v0 = _version(season)
+    client.force_login(admin_user)
+    anna = Player.objects.get(name="Anna")
+    r = client.post(
+        reverse("admin:scoring_player_change", args=[anna.pk]),
+        {"name": "Annamaria", "active": "on", "user": ""},
+    )
+    assert r.status_code == 302
+    assert _version(season) == v0 + 1
+    client.logout()
+    assert "Annamaria" in _order(client.get("/").content.decode())
+
+
+def test_a_stale_full_save_does_not_put_an_old_version_back(season):
+    stale = Season.objects.get(pk=season.pk)
+    _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 9, 25))
+    fresh = _version(season)
+    stale.name = "2026-27 bis"
+    stale.save()  # an admin form loaded before the close
+    assert _version(season) == fresh
+    assert Season.objects.get(pk=season.pk).name == "2026-27 bis"
+
+
+def test_the_warm_classifica_reads_only_the_cache(client, season):
+    cache.clear()
+    cold = _queries(client, "/?sort=-score")
+    assert len(cold) == COLD_QUERIES
+    assert sum("scoring_standing" in q for q in cold) == 1
+    warm = _queries(client, "/?sort=-score")
+    assert len(warm) == WARM_QUERIES
+    assert not any("scoring_standing" in q or "scoring_turno" in q for q in warm)
+    # a bigger season costs the same queries, cold and warm
+    for i in range(4):
+        _play(season, PLAYERS[:4], dt.date(2026, 9, 25) + dt.timedelta(days=7 * i), seed=10 + i)
+    assert len(_queries(client, "/?sort=-score")) == COLD_QUERIES
+    assert len(_queries(client, "/?sort=-score")) == WARM_QUERIES
+
+
+def test_each_sort_and_language_is_its_own_page(client, season):
+    by_score = _order(client.get("/?sort=-score").content.decode())
+    by_name = _order(client.get("/?sort=player").content.decode())
+    assert by_name == sorted(by_name) and by_score != by_name
+    english = client.get("/?sort=player", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert ">Player</a>" in english and _order(english) == by_name
+    italian = client.get("/?sort=player").content.decode()
+    assert ">Giocatore</a>" in italian
+    # a sort the page does not know is the stored order, not a new cache entry
+    assert _order(client.get("/?sort=<x>").content.decode()) == _stored_order(season)
+
+
+# -- the player page: figures stored at close = a scan of the smazzate --------------------------
+def _scan(season: Season, player: Player) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """What the player page computed before issue 16, over the closed turni."""
+    closed = Smazzata.objects.filter(turno__season=season, turno__status=Turno.CHIUSO)
+    calls = closed.aggregate(
+        calls=Count("pk", filter=Q(caller=player)),
+        forced=Count("pk", filter=Q(caller=player, forced=True)),
+        scazzate=Count("pk", filter=Q(caller=player, scazzata=True)),
+        cappotti=Count("pk", filter=Q(cappotto=player)),
+    )
+    games = {
+        r["smazzata__game"]: [r["total"], r["n"]]
+        for r in Result.objects.filter(
+            player=player,
+            smazzata__turno__season=season,
+            smazzata__turno__status=Turno.CHIUSO,
+        )
+        .values("smazzata__game")
+        .annotate(total=Sum("points"), n=Count("id"))
+        .order_by()
+    }
+    return calls, games
+
+
+def _stored(season: Season, player: Player) -> tuple[dict[str, int], dict[str, list[int]]]:
+    calls = dict.fromkeys(("calls", "forced", "scazzate", "cappotti"), 0)
+    games: dict[str, list[int]] = {}
+    for extra in Seat.objects.filter(
+        player=player, turno__season=season, turno__status=Turno.CHIUSO
+    ).values_list("extra", flat=True):
+        for key in calls:
+            calls[key] += extra[key]
+        for code, (points, n) in extra["games"].items():
+            games.setdefault(code, [0, 0])
+            games[code][0] += points
+            games[code][1] += n
+    return calls, games
+
+
+def _extras(turno: Turno) -> list[dict]:
+    return list(
+        Seat.objects.filter(turno=turno).order_by("position").values_list("extra", flat=True)
+    )
+
+
+def test_the_stored_figures_equal_a_scan_of_the_season(client, season):
+    _play(season, ["Anna", "Bruno", "Carla", "Dario"], dt.date(2026, 9, 25), seed=7)
+    # an open turno's smazzate are not in the figures until it closes
+    open_turno = _play(season, ["Anna", "Bruno", "Elena"], dt.date(2026, 10, 2), close=False)
+    assert _extras(open_turno) == [{}, {}, {}]
+    for player in Player.objects.filter(name__in=PLAYERS):
+        scanned = _scan(season, player)
+        assert _stored(season, player) == scanned, player.name
+        page = client.get(reverse("scoring:player", args=[player.pk])).content.decode()
+        for key in ("calls", "forced", "scazzate", "cappotti"):
+            shown = re.search(rf'data-stat="{key}"><dt>[^<]*</dt><dd>(\d+)</dd>', page).group(1)
+            assert int(shown) == scanned[0][key], (player.name, key)
+    anna = Player.objects.get(name="Anna")
+    assert sum(n for _, n in _scan(season, anna)[1].values()) > 0
+    # closed now: its seats are filled; reopened: cleared again
+    turno_close(turno=open_turno)
+    assert all(e["games"] for e in _extras(open_turno))
+    assert _stored(season, anna) == _scan(season, anna)
+    turno_reopen(turno=open_turno, reason="verifica")
+    assert _extras(open_turno) == [{}, {}, {}]
+    assert _stored(season, anna) == _scan(season, anna)
+
+
+def test_check_ledger_finds_a_wrong_stored_figure(season, ledger_unchecked):
+    seat = Seat.objects.filter(turno__season=season, turno__status=Turno.CHIUSO).first()
+    extra = dict(seat.extra, calls=seat.extra["calls"] + 1)
+    Seat.objects.filter(pk=seat.pk).update(extra=extra)
+    found = [d for d in ledger_differences() if d.field == "cifre del giocatore"]
+    assert len(found) == 1
+    assert found[0].stored == extra
