@@ -12,7 +12,7 @@ from scoring.rules import RuleSet, RuleSetError, RuleViolation
 from scoring.rules.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
 from scoring.rules.play import Progress
 from scoring.rules.problems import Problem
-from scoring.rules.records import Penalty, SmazzataRecord, TurnoRecord
+from scoring.rules.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
 from scoring.rules.ruleset import POINT_LIMIT, caf, default_ruleset_dict
 from scoring.rules.systems import get_system, is_generic, posted_int
 from scoring.rules.turno import check_penalties_and_sanctions
@@ -115,6 +115,13 @@ def test_problems_and_records_cannot_be_changed_once_made():
     record = SmazzataRecord("NF", "Anna", {"Anna": 1})
     with pytest.raises(dataclasses.FrozenInstanceError):
         record.caller = "Bruno"  # type: ignore[misc]
+    for made, field in (
+        (Penalty(player="Anna", points=-5), "points"),
+        (Sanction(player="Anna"), "player"),
+        (TurnoRecord(players=("Anna", "Bruno"), first_dealer="Anna"), "first_dealer"),
+    ):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(made, field, 0)
     assert hash(problem) == hash(Problem("X", "messaggio"))
 
 

@@ -74,6 +74,8 @@ def test_a_title_value_is_a_number_not_true_or_false():
 
     assert _read(title("1.50")).titles["SCUDETTO"] == Decimal("1.50")
     assert _refused(title(True)).startswith("league.titles.SCUDETTO")
+    assert _read(title("1.0000000000000000")).titles["SCUDETTO"] == Decimal(1)  # 18 characters
+    assert _refused(title("1.000000000000000000")).startswith("league.titles.SCUDETTO")  # 20
 
 
 def test_a_series_is_professional_unless_it_says_amateur():
