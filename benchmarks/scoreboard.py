@@ -60,7 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from django.core.cache import cache
+    from django.core.cache import caches
+
+    cache = caches["live"]
     from django.core.management import call_command
     from django.test import Client
 

@@ -204,6 +204,10 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4},
         }
     }
+# The live scoreboard's polls (one every 2 s per screen) read a board's version and its rendered
+# HTML from each process's own memory: no query per poll. A write in another worker reaches it
+# when the 1-second version expires (scoring/views/live.py).
+CACHES["live"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "live"}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db.models import Count, F, Max, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.db.models.signals import post_delete, post_save
@@ -33,6 +33,9 @@ from scoring.rules import progress_of, score_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.games import game_record, game_turni
 from scoring.verbale import classifica, game_label, verbale
+
+# the scoreboard's hot path: per-process memory (settings.CACHES["live"]), no query per poll
+cache = caches["live"]
 
 STANDING_ROWS = 10  # the Classifica's first rows shown on the board after a close
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, render
@@ -31,6 +31,8 @@ from scoring.publishing import sees_unpublished, unpublished_page
 from scoring.selectors_live import board, board_version, generation, live_turni, one_turno
 
 T = "scoring/live/"
+# the scoreboard's hot path: per-process memory (settings.CACHES["live"]), no query per poll
+cache = caches["live"]
 # how long a board's version is kept in the cache (0: computed at every poll)
 VERSION_SECONDS = 1
 # how long a rendered board is kept, under its version (a new version is a new key)

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
 
@@ -48,9 +48,9 @@ POLL = "/live/poll/"
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """The boards' versions live in the cache: each test starts without any."""
-    cache.clear()
+    caches["live"].clear()
     yield
-    cache.clear()
+    caches["live"].clear()
 
 
 @pytest.fixture
