@@ -1,6 +1,6 @@
 """Each views module owns its URL patterns; this file only joins them."""
 
-from scoring.views import documents, games, public, segreteria
+from scoring.views import confirm, documents, games, public, segreteria
 
 app_name = "scoring"
 
@@ -9,4 +9,5 @@ urlpatterns = [
     *segreteria.urlpatterns,
     *games.urlpatterns,
     *documents.urlpatterns,
+    *confirm.urlpatterns,
 ]

@@ -31,6 +31,8 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
+from scoring.services.confirmations import confirmations_clear
+from scoring.services.news import news_turno
 from scoring.services.season import season_create
 
 
@@ -372,6 +374,7 @@ def game_turno_close(
     turno.save()
     TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
     game_standing_refresh(season=season)
+    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
 
 
@@ -393,7 +396,9 @@ def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> T
     TurnoEvent.objects.create(
         turno=turno, kind=TurnoEvent.REOPEN, reason=reason.strip(), user=_user(user)
     )
+    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
     game_standing_refresh(season=turno.season)
+    news_turno(turno=turno, kind="reopen")
     return turno
 
 
