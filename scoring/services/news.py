@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 
+from scoring import formatting
 from scoring.models import NewsMail, NewsPreference, Seat, Standing, Turno, TurnoEvent
 
 log = logging.getLogger(__name__)
@@ -77,8 +78,10 @@ def _turno_context(turno: Turno, kind: str) -> dict[str, Any]:
             {
                 "place": s.place,
                 "player": s.player.name,
-                "total": s.total,
-                "league_points": s.league_points,
+                "total": formatting.points(s.total),
+                "league_points": (
+                    None if s.league_points is None else formatting.league(s.league_points)
+                ),
                 "series_before": s.series_before,
                 "series_after": s.series_after,
                 "classifica_place": st.place if st is not None else None,
