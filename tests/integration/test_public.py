@@ -635,7 +635,7 @@ PAGE_BOUNDS = {
     "serie": 5,
     "turni": 7,
     "turni_filtered": 8,
-    "turno": 7,
+    "turno": 8,  # + the players' confirmations of the Verbale (issue 17)
     "players": 5,
     "player": 11,
 }
