@@ -163,7 +163,7 @@ class SeasonAdminForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ("name", "ruleset_code", "rules", "is_current")
+        fields = ("name", "ruleset_code", "rules", "is_current", "confirmation_required")
 
     ruleset_code = forms.ChoiceField(
         label=_("Gioco (regolamento)"),

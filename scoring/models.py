@@ -86,6 +86,15 @@ class Season(UserTexts, models.Model):
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    # issue 17: a turno counts only once every player of the table has confirmed its Verbale
+    confirmation_required = models.BooleanField(
+        _("conferma dei giocatori obbligatoria"),
+        default=False,
+        help_text=_(
+            "Se attiva, il turno si chiude (e conta in classifica) solo quando tutti i giocatori "
+            "del tavolo hanno confermato il verbale."
+        ),
+    )
 
     class Meta:
         ordering = ["-name"]
@@ -581,6 +590,8 @@ class TurnoEvent(UserTexts, models.Model):
     RECOMPUTE = "recompute"
     IMPORT = "import"
     CONFIRM = "confirm"
+    CLOSE_REQUEST = "close_ask"
+    CLOSE_CANCEL = "close_cancel"
     CONTEST = "contest"
     WITHDRAW = "withdraw"
     PIN_LOCKED = "pin_locked"
@@ -590,6 +601,8 @@ class TurnoEvent(UserTexts, models.Model):
         (RECOMPUTE, _("ricalcolo")),
         (IMPORT, _("importazione")),
         (CONFIRM, _("conferma del verbale")),
+        (CLOSE_REQUEST, _("chiusura in attesa di conferma")),
+        (CLOSE_CANCEL, _("richiesta di chiusura annullata")),
         (CONTEST, _("contestazione del verbale")),
         (WITHDRAW, _("contestazione ritirata")),
         (PIN_LOCKED, _("PIN bloccato")),
@@ -708,6 +721,35 @@ class VerbaleConfirmation(UserTexts, models.Model):
 
     def __str__(self) -> str:
         return f"{self.turno} {self.player} {self.verdict}"
+
+
+class CloseRequest(models.Model):
+    """A close asked by the segretario in a season where the players must confirm first: the
+    turno stays open (so it does not count) until the last player of the table confirms, then
+    the close service runs with the recorded spareggio. ``fingerprint`` is the turno's record at
+    the request: a turno changed since then is not closed."""
+
+    turno = models.OneToOneField(
+        Turno, on_delete=models.CASCADE, related_name="close_request", verbose_name=_("turno")
+    )
+    tiebreak = models.JSONField(_("spareggio"), null=True, blank=True)
+    fingerprint = models.CharField(_("impronta del turno"), max_length=64)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("richiesta da"),
+    )
+    requested_at = models.DateTimeField(_("richiesta il"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chiusura in attesa di conferma")
+        verbose_name_plural = _("chiusure in attesa di conferma")
+
+    def __str__(self) -> str:
+        return f"{self.turno} in attesa di conferma"
 
 
 class PlayerPin(models.Model):

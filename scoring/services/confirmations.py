@@ -7,22 +7,41 @@ club (segreteria dashboard, Classifica footnote) until its author withdraws it o
 reopens the turno: a reopen clears every confirmation (:func:`confirmations_clear`, called by the
 reopen services). Each step is a :class:`TurnoEvent` of the audit trail.
 
-Confirmation is optional: a turno counts in the Classifica from its close, confirmed or not.
+A season chooses whether confirmation is optional (the default: a turno counts in the
+Classifica from its close, confirmed or not) or required (``Season.confirmation_required``). When
+required, the segretario's close only *asks* for it (:func:`turno_close_request`): the engine
+checks the turno would close, a :class:`CloseRequest` keeps the spareggio and a fingerprint of the
+turno, and the turno stays open ("in attesa di conferma"), so it is not in the Classifica and the
+ledger still holds only closed turni. When the last player of the table confirms, the real close
+service runs in the same transaction; a turno changed since the request is not closed (the request
+is dropped with its confirmations). The segretario may cancel a request to correct the turno.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import hashlib
+import json
 from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import formatting
-from scoring.models import Player, PlayerPin, Season, Seat, Turno, TurnoEvent, VerbaleConfirmation
+from scoring.models import (
+    CloseRequest,
+    Player,
+    PlayerPin,
+    Season,
+    Seat,
+    Turno,
+    TurnoEvent,
+    VerbaleConfirmation,
+)
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.text import user_text
 
@@ -40,12 +59,13 @@ def _user(user: Any) -> Any:
 
 
 def _closed_turno_with_player(turno: Turno | int, player: Player) -> Turno:
-    """The turno, locked; it must be closed and ``player`` must have played it."""
+    """The turno, locked; it must be closed (or waiting for the players' confirmation) and
+    ``player`` must have played it."""
     pk = turno.pk if isinstance(turno, Turno) else turno
-    found = Turno.objects.select_for_update().filter(pk=pk).first()
+    found = Turno.objects.select_for_update().filter(pk=pk).select_related("season").first()
     if found is None:
         raise _fail("TURNO_MISSING", "turno inesistente")
-    if found.is_open:
+    if found.is_open and not CloseRequest.objects.filter(turno=found).exists():
         raise _fail(
             "TURNO_OPEN",
             f"il turno {found.label} è in corso: si conferma il verbale solo dopo la chiusura",
@@ -81,6 +101,8 @@ def verbale_confirm(
             "CONTESTED_BY_PLAYER",
             f"{player.name} ha contestato questo verbale: ritirare prima la contestazione",
         )
+    if t.is_open:
+        _require_unchanged(t)
     row = VerbaleConfirmation.objects.create(
         turno=t,
         player=player,
@@ -92,6 +114,8 @@ def verbale_confirm(
     TurnoEvent.objects.create(
         turno=t, kind=TurnoEvent.CONFIRM, reason=_detail(player, via), user=_user(user)
     )
+    if t.is_open:
+        _close_when_confirmed(t)
     return row
 
 
@@ -164,8 +188,131 @@ def _detail(player: Player, via: str) -> str:
 def confirmations_clear(*, turno: Turno) -> int:
     """Called by the reopen services inside their transaction: the Verbale will change, so every
     confirmation and contestation goes (the audit trail keeps their events)."""
+    CloseRequest.objects.filter(turno=turno).delete()  # left by a close made directly
     deleted, _by_model = VerbaleConfirmation.objects.filter(turno=turno).delete()
     return deleted
+
+
+# -- required confirmation: the close waits for the players -------------------------------------
+def _full(turno: Turno) -> Turno:
+    from scoring.selectors import turno_with_everything
+    from scoring.services.games import game_turni
+
+    qs = Turno.objects.filter(pk=turno.pk)
+    return (game_turni(qs) if turno.season.is_generic else turno_with_everything(qs)).get()
+
+
+def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
+    """The engine's input of the turno (C.A.F. or the generic ledger)."""
+    from scoring.selectors import turno_record
+    from scoring.services.games import game_record
+
+    full = _full(turno)
+    if turno.season.is_generic:
+        return game_record(full, tiebreak=tiebreak)
+    return turno_record(full, tiebreak=tiebreak)
+
+
+def turno_fingerprint(turno: Turno) -> str:
+    """A hash of everything recorded on the turno (smazzate, counts, penalità, sanctions)."""
+    record = _record(turno, [])
+    data = dataclasses.asdict(record) if dataclasses.is_dataclass(record) else record
+    text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def pending_close(turno: Turno) -> CloseRequest | None:
+    return CloseRequest.objects.filter(turno=turno).first()
+
+
+@transaction.atomic
+def turno_close_request(
+    *, turno: Turno | int, tiebreak: list[str] | None = None, user: Any = None
+) -> CloseRequest:
+    """The segretario closes a turno of a season where the players must confirm: the engine
+    checks the close would succeed, nothing is closed yet; the turno waits for the players."""
+    from scoring.rules import score_turno
+
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    t = Turno.objects.select_for_update().filter(pk=pk).select_related("season").first()
+    if t is None:
+        raise _fail("TURNO_MISSING", "turno inesistente")
+    if not t.is_open:
+        raise _fail("TURNO_CLOSED", f"il turno {t.label} è già chiuso")
+    if not t.season.confirmation_required:
+        raise _fail(
+            "CONFIRMATION_OPTIONAL",
+            "in questa stagione la conferma dei giocatori è facoltativa: chiudere il turno",
+        )
+    if CloseRequest.objects.filter(turno=t).exists():
+        raise _fail("CLOSE_PENDING", f"il turno {t.label} è già in attesa di conferma")
+    order = None if tiebreak is None else list(tiebreak)
+    record = _record(t, order)
+    if t.season.is_generic:  # raises if unfinished or tied
+        t.season.system.score_turno(t.season.game_rules, record)
+    else:
+        score = score_turno(t.season.ruleset, record, require_complete=True)
+        if score.problems:
+            raise RuleViolation(score.problems)
+    VerbaleConfirmation.objects.filter(turno=t).delete()
+    request = CloseRequest.objects.create(
+        turno=t, tiebreak=order, fingerprint=turno_fingerprint(t), requested_by=_user(user)
+    )
+    TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_REQUEST, user=_user(user))
+    return request
+
+
+def _cancel(t: Turno, reason: str, user: Any) -> None:
+    CloseRequest.objects.filter(turno=t).delete()
+    VerbaleConfirmation.objects.filter(turno=t).delete()
+    TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_CANCEL, reason=reason, user=user)
+
+
+@transaction.atomic
+def turno_close_request_cancel(*, turno: Turno | int, user: Any = None) -> None:
+    """The segretario withdraws the close request (to correct the turno): the confirmations go."""
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    t = Turno.objects.select_for_update().filter(pk=pk).first()
+    if t is None or not CloseRequest.objects.filter(turno=t).exists():
+        raise _fail("NO_CLOSE_PENDING", "il turno non è in attesa di conferma")
+    _cancel(t, "richiesta annullata dal segretario", _user(user))
+
+
+def _require_unchanged(t: Turno) -> None:
+    """A turno changed since the close request is never closed by the players' confirmations:
+    the segretario cancels the request and closes again."""
+    request = pending_close(t)
+    if request is not None and request.fingerprint != turno_fingerprint(t):
+        raise _fail(
+            "CLOSE_REQUEST_STALE",
+            f"il turno {t.label} è cambiato dopo la richiesta di chiusura: il segretario deve "
+            "annullare la richiesta e chiuderlo di nuovo",
+        )
+
+
+def _close_when_confirmed(t: Turno) -> None:
+    """Every player of the table confirmed: the real close runs (same transaction)."""
+    request = pending_close(t)
+    if request is None:
+        return
+    seated = set(Seat.objects.filter(turno=t).values_list("player_id", flat=True))
+    confirmed = set(
+        VerbaleConfirmation.objects.filter(
+            turno=t, verdict=VerbaleConfirmation.CONFIRMED
+        ).values_list("player_id", flat=True)
+    )
+    if not seated <= confirmed:
+        return
+    tiebreak, by = request.tiebreak, request.requested_by
+    request.delete()
+    if t.season.is_generic:
+        from scoring.services.games import game_turno_close
+
+        game_turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
+    else:
+        from scoring.services.turni import turno_close
+
+        turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
 
 
 # -- the PIN -------------------------------------------------------------------------------------
@@ -262,13 +409,13 @@ def verbale_confirm_at_table(
 
 # -- reads ---------------------------------------------------------------------------------------
 def contested_turni(season: Season | None) -> QuerySet[Turno]:
-    """The season's closed turni with a standing contestation, oldest first."""
+    """The season's closed (or waiting) turni with a standing contestation, oldest first."""
     if season is None:
         return Turno.objects.none()
     return (
         Turno.objects.filter(
+            Q(status=Turno.CHIUSO) | Q(close_request__isnull=False),
             season=season,
-            status=Turno.CHIUSO,
             confirmations__verdict=VerbaleConfirmation.CONTESTED,
         )
         .select_related("giornata")

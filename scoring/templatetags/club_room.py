@@ -9,7 +9,7 @@ from django import template
 
 from scoring.models import Season, Seat, Turno, VerbaleConfirmation
 from scoring.permissions import is_segretario
-from scoring.services.confirmations import contested_turni
+from scoring.services.confirmations import contested_turni, pending_close
 
 register = template.Library()
 
@@ -24,7 +24,8 @@ def verbale_confirmations(context: dict[str, Any], turno: Turno) -> dict[str, An
     )
     mine = None
     can_answer = False
-    if user is not None and user.is_authenticated and not turno.is_open:
+    pending = pending_close(turno) if turno.is_open else None
+    if user is not None and user.is_authenticated and (pending or not turno.is_open):
         seat = Seat.objects.filter(turno=turno, player__user=user).select_related("player").first()
         if seat is not None:
             can_answer = True
@@ -33,6 +34,9 @@ def verbale_confirmations(context: dict[str, Any], turno: Turno) -> dict[str, An
         "request": request,
         "csrf_token": context.get("csrf_token"),
         "turno": turno,
+        "pending": pending,
+        "seats": Seat.objects.filter(turno=turno).count() if pending else 0,
+        "confirmed": sum(r.verdict == VerbaleConfirmation.CONFIRMED for r in rows),
         "rows": rows,
         "mine": mine,
         "can_answer": can_answer,
@@ -45,3 +49,17 @@ def verbale_confirmations(context: dict[str, Any], turno: Turno) -> dict[str, An
 def season_contested_turni(season: Season | None) -> list[Turno]:
     """The season's closed turni with a standing contestation."""
     return list(contested_turni(season))
+
+
+@register.inclusion_tag("scoring/confirm/_live_pending.html")
+def close_pending_notice(turno: Turno) -> dict[str, Any]:
+    """On the segretario's live screen: the turno waits for the players' confirmations."""
+    pending = pending_close(turno) if turno.is_open else None
+    confirmed = 0
+    seats = 0
+    if pending is not None:
+        confirmed = VerbaleConfirmation.objects.filter(
+            turno=turno, verdict=VerbaleConfirmation.CONFIRMED
+        ).count()
+        seats = Seat.objects.filter(turno=turno).count()
+    return {"turno": turno, "pending": pending, "confirmed": confirmed, "seats": seats}

@@ -26,8 +26,10 @@ from scoring.permissions import segretario_required
 from scoring.rules import RuleViolation
 from scoring.services.confirmations import (
     confirmation_lines,
+    pending_close,
     pin_set,
     player_of,
+    turno_close_request_cancel,
     verbale_confirm,
     verbale_confirm_at_table,
     verbale_contest,
@@ -35,6 +37,13 @@ from scoring.services.confirmations import (
 )
 
 T = "scoring/confirm/"
+
+
+def CLOSE_REQUESTED() -> str:
+    return _(
+        "Chiusura richiesta: il turno è in attesa di conferma e conta in classifica quando "
+        "tutti i giocatori del tavolo avranno confermato il verbale."
+    )
 
 
 def _problems_to_messages(request: HttpRequest, exc: RuleViolation) -> None:
@@ -140,8 +149,29 @@ def at_table(request: HttpRequest, pk: int) -> HttpResponse:
                     _("Registrato per %(player)s.") % {"player": data["player"].name},
                 )
                 return redirect("scoring:confirm_at_table", pk=pk)
-    ctx = {"turno": turno, "form": form, "lines": confirmation_lines(turno.pk)}
+    ctx = {
+        "turno": turno,
+        "form": form,
+        "lines": confirmation_lines(turno.pk),
+        "confirmable": not turno.is_open or pending_close(turno) is not None,
+    }
     return render(request, T + "at_table.html", ctx, status=status)
+
+
+@segretario_required
+@require_POST
+def close_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    """The segretario withdraws a close waiting for the players (to correct the turno)."""
+    get_object_or_404(Turno, pk=pk)
+    try:
+        turno_close_request_cancel(turno=pk, user=request.user)
+    except RuleViolation as exc:
+        _problems_to_messages(request, exc)
+    else:
+        messages.success(
+            request, _("Richiesta di chiusura annullata: il turno è di nuovo in corso.")
+        )
+    return redirect(reverse("scoring:turno", args=[pk]) + "#conferme")
 
 
 # -- the member's profile ------------------------------------------------------------------------
@@ -217,5 +247,6 @@ def profile(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("turni/<int:pk>/conferma/", confirm, name="confirm"),
     path("turni/<int:pk>/conferma-al-tavolo/", at_table, name="confirm_at_table"),
+    path("turni/<int:pk>/annulla-chiusura/", close_cancel, name="close_cancel"),
     path("profilo/", profile, name="profile"),
 ]

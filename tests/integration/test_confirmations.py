@@ -371,3 +371,158 @@ def test_a_ramino_verbale_is_confirmed_and_a_reopen_clears_it(client, segretario
         reverse("scoring:classifica") + f"?stagione={season.pk}"
     ).content.decode()
     assert "data-contested-turno" not in classifica
+
+
+# -- confirmation required: the close waits for every player ------------------------------------
+@pytest.fixture
+def required_season(members):
+    season = season_create(name="2026-27")
+    season.confirmation_required = True
+    season.save(update_fields=["confirmation_required"])
+    return season
+
+
+def test_required_the_turno_counts_only_when_the_last_player_confirms(
+    segretario, members, required_season
+):
+    from scoring.models import CloseRequest, Standing, Turno
+    from scoring.services.confirmations import turno_close_request
+
+    turno, record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
+    turno_close_request(turno=turno, tiebreak=list(record.tiebreak), user=segretario)
+    turno.refresh_from_db()
+    assert turno.status == Turno.IN_CORSO and turno.verbale_number is None
+    assert not Standing.objects.filter(season=required_season).exists()  # not in the Classifica
+    assert CloseRequest.objects.get(turno=turno).tiebreak == list(record.tiebreak)
+    pin_set(player=player("Dario"), pin="1357")
+    for name in ("Anna", "Bruno", "Carla"):
+        verbale_confirm(turno=turno, player=player(name))
+        turno.refresh_from_db()
+        assert turno.status == Turno.IN_CORSO
+    assert not Standing.objects.filter(season=required_season).exists()
+    # the last one, at the table: the real close runs
+    verbale_confirm_at_table(turno=turno, player=player("Dario"), pin="1357", user=segretario)
+    turno.refresh_from_db()
+    assert turno.status == Turno.CHIUSO and turno.verbale_number == 1
+    assert turno.closed_by == segretario  # the segretario who asked for the close
+    assert not CloseRequest.objects.exists()
+    assert VerbaleConfirmation.objects.filter(turno=turno, verdict="confermato").count() == 4
+    assert sorted(
+        Standing.objects.filter(season=required_season).values_list("turni", flat=True)
+    ) == [1, 1, 1, 1]
+    kinds = list(TurnoEvent.objects.filter(turno=turno).values_list("kind", flat=True))
+    assert kinds == ["close_ask", "confirm", "confirm", "confirm", "confirm", "close"]
+    # the ledger replay (autouse fixture) checks the stored results equal the engine's
+
+
+def test_required_a_changed_turno_is_not_closed_and_the_request_can_be_cancelled(
+    segretario, members, required_season
+):
+    from scoring.models import CloseRequest, Turno
+    from scoring.services.confirmations import turno_close_request, turno_close_request_cancel
+    from scoring.services.turni import penalita_add
+
+    turno, record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
+    with pytest.raises(RuleViolation) as exc:  # an open turno without a request
+        verbale_confirm(turno=turno, player=player("Anna"))
+    assert exc.value.problems[0].code == "TURNO_OPEN"
+    turno_close_request(turno=turno, tiebreak=list(record.tiebreak), user=segretario)
+    with pytest.raises(RuleViolation) as exc:
+        turno_close_request(turno=turno, tiebreak=list(record.tiebreak))
+    assert exc.value.problems[0].code == "CLOSE_PENDING"
+    verbale_confirm(turno=turno, player=player("Anna"))
+    verbale_contest(turno=turno, player=player("Bruno"), comment="manca la penalità di Carla")
+    assert list(contested_turni(required_season)) == [turno]  # flagged while waiting
+    penalita_add(turno=turno, player="Carla", points=-5, article="9", reason="carte toccate")
+    with pytest.raises(RuleViolation) as exc:
+        verbale_confirm(turno=turno, player=player("Carla"))
+    assert exc.value.problems[0].code == "CLOSE_REQUEST_STALE"
+    turno_close_request_cancel(turno=turno, user=segretario)
+    assert not CloseRequest.objects.exists() and not VerbaleConfirmation.objects.exists()
+    assert list(contested_turni(required_season)) == []
+    turno_close_request(turno=turno, tiebreak=list(record.tiebreak), user=segretario)
+    for name in PLAYERS:
+        verbale_confirm(turno=turno, player=player(name))
+    turno.refresh_from_db()
+    assert turno.status == Turno.CHIUSO
+    assert turno.seats.get(player__name="Carla").penalty_total == -5
+    cancel = TurnoEvent.objects.get(kind=TurnoEvent.CLOSE_CANCEL)
+    assert (cancel.reason, cancel.user) == ("richiesta annullata dal segretario", segretario)
+
+
+def test_required_an_incomplete_turno_cannot_be_requested_and_optional_seasons_close(
+    segretario, members, turno
+):
+    from scoring.services.confirmations import turno_close_request
+
+    season = season_create(name="2027-28")
+    season.confirmation_required = True
+    season.save(update_fields=["confirmation_required"])
+    from scoring.services.turni import turno_start
+
+    started = turno_start(
+        season=season, date=dt.date(2026, 11, 27), players=PLAYERS, first_dealer="Anna"
+    )
+    with pytest.raises(RuleViolation):
+        turno_close_request(turno=started, user=segretario)
+    assert not started.__class__.objects.filter(close_request__isnull=False).exists()
+    with pytest.raises(RuleViolation) as exc:  # closed already
+        turno_close_request(turno=turno, user=segretario)
+    assert exc.value.problems[0].code == "TURNO_CLOSED"
+    optional, _r = play_turno(turno.season, dt.date(2026, 11, 27), PLAYERS, 5, close=False)
+    with pytest.raises(RuleViolation) as exc:  # the fixture's season: confirmation optional
+        turno_close_request(turno=optional, user=segretario)
+    assert exc.value.problems[0].code == "CONFIRMATION_OPTIONAL"
+
+
+def test_required_through_the_caf_close_screen(seg, members, required_season):
+    from scoring.models import CloseRequest, Turno
+
+    turno, _record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
+    data = {"tie_0_0": "Anna", "tie_0_1": "Bruno"}  # seed 3: Anna and Bruno tie on +39
+    r = seg.post(reverse("scoring:turno_close", args=[turno.pk]), data, follow=True)
+    page = r.content.decode()
+    assert "il turno è in attesa di conferma" in page and 'data-pending="0/4"' in page
+    turno.refresh_from_db()
+    assert turno.status == Turno.IN_CORSO
+    assert CloseRequest.objects.get(turno=turno).tiebreak == ["Anna", "Bruno"]
+    for name in PLAYERS:
+        verbale_confirm(turno=turno, player=player(name))
+    turno.refresh_from_db()
+    assert turno.status == Turno.CHIUSO
+    assert turno.seats.get(player__name="Anna").place == 1
+
+
+def test_required_through_the_screens_of_a_ramino_season(client, seg, members):
+    from scoring.models import CloseRequest, Turno
+    from scoring.services.games import game_smazzata_record
+    from scoring.services.turni import turno_start
+
+    season = season_create(name="Ramino", ruleset_code="ramino-101")
+    season.confirmation_required = True
+    season.save(update_fields=["confirmation_required"])
+    t = turno_start(season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna")
+    game_smazzata_record(
+        turno=t,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+        },
+    )
+    game_smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
+    data = {"spareggio-0": "Carla", "spareggio-1": "Bruno", "spareggio-2": "Dario"}
+    r = seg.post(reverse("scoring:game_close", args=[t.pk]), data, follow=True)
+    page = r.content.decode()
+    assert "il turno è in attesa di conferma" in page
+    assert 'data-pending="0/4"' in page
+    t.refresh_from_db()
+    assert t.status == Turno.IN_CORSO and CloseRequest.objects.filter(turno=t).exists()
+    client.force_login(members["Anna"])
+    post(client, t, action="conferma")
+    assert 'data-pending="1/4"' in verbale_page(client, t)
+    for name in ("Bruno", "Carla", "Dario"):
+        verbale_confirm(turno=t, player=player(name))
+    t.refresh_from_db()
+    assert t.status == Turno.CHIUSO and t.verbale_number == 1
+    assert "data-pending" not in verbale_page(client, t)
