@@ -27,7 +27,7 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -421,6 +421,34 @@ def contested_turni(season: Season | None) -> QuerySet[Turno]:
         .select_related("giornata")
         .distinct()
         .order_by("giornata__date", "number")
+    )
+
+
+def flagged_turni(season: Season | None) -> tuple[list[Turno], list[Turno]]:
+    """(contested, waiting for confirmation) turni of the season, in one query: the footnote of
+    the Classifica and the segreteria dashboard."""
+    if season is None:
+        return [], []
+    contested = Exists(
+        VerbaleConfirmation.objects.filter(
+            turno=OuterRef("pk"), verdict=VerbaleConfirmation.CONTESTED
+        )
+    )
+    waiting = Exists(CloseRequest.objects.filter(turno=OuterRef("pk")))
+    rows = list(
+        Turno.objects.filter(season=season)
+        .annotate(contested=contested, waiting=waiting)
+        .filter(
+            Q(contested=True, status=Turno.CHIUSO)
+            | Q(contested=True, waiting=True)
+            | Q(waiting=True, status=Turno.IN_CORSO)
+        )
+        .select_related("giornata")
+        .order_by("giornata__date", "number")
+    )
+    return (
+        [t for t in rows if t.contested],
+        [t for t in rows if t.waiting and t.is_open],
     )
 
 

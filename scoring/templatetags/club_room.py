@@ -9,7 +9,7 @@ from django import template
 
 from scoring.models import Season, Seat, Turno, VerbaleConfirmation
 from scoring.permissions import is_segretario
-from scoring.services.confirmations import contested_turni, pending_close
+from scoring.services.confirmations import flagged_turni, pending_close
 
 register = template.Library()
 
@@ -46,9 +46,10 @@ def verbale_confirmations(context: dict[str, Any], turno: Turno) -> dict[str, An
 
 
 @register.simple_tag
-def season_contested_turni(season: Season | None) -> list[Turno]:
-    """The season's closed turni with a standing contestation."""
-    return list(contested_turni(season))
+def season_flagged_turni(season: Season | None) -> dict[str, list[Turno]]:
+    """The season's contested turni and those waiting for the players' confirmation."""
+    contested, waiting = flagged_turni(season)
+    return {"contested": contested, "waiting": waiting}
 
 
 @register.inclusion_tag("scoring/confirm/_live_pending.html")

@@ -486,10 +486,15 @@ def test_required_through_the_caf_close_screen(seg, members, required_season):
     turno.refresh_from_db()
     assert turno.status == Turno.IN_CORSO
     assert CloseRequest.objects.get(turno=turno).tiebreak == ["Anna", "Bruno"]
+    for url in (reverse("scoring:segreteria"), reverse("scoring:classifica")):
+        shown = seg.get(url).content.decode()
+        assert f'data-waiting-turno="{turno.pk}"' in shown and "In attesa di conferma" in shown
     for name in PLAYERS:
         verbale_confirm(turno=turno, player=player(name))
     turno.refresh_from_db()
     assert turno.status == Turno.CHIUSO
+    for url in (reverse("scoring:segreteria"), reverse("scoring:classifica")):
+        assert "data-waiting-turno" not in seg.get(url).content.decode()
     assert turno.seats.get(player__name="Anna").place == 1
 
 
