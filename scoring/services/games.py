@@ -32,7 +32,7 @@ from scoring.models import (
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.services.confirmations import confirmations_clear
-from scoring.services.news import news_turno
+from scoring.services.news import news_muted, news_turno
 from scoring.services.season import season_create
 
 
@@ -515,6 +515,7 @@ def game_check(season: Season) -> list[str]:
 
 
 # -- interchange: a whole season as a kingclub/v1 document ---------------------------------------
+@news_muted()
 @transaction.atomic
 def game_season_import(
     *, data: Mapping[str, Any], user: Any = None, current: bool = False

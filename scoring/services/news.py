@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from django.conf import settings
@@ -51,9 +53,25 @@ def recipients(*, digest: bool = False) -> list[tuple[Any, str]]:
     return out
 
 
+_muted: ContextVar[bool] = ContextVar("news_muted", default=False)
+
+
+@contextmanager
+def news_muted() -> Iterator[None]:
+    """No news for the turni closed inside (an import, the demo): a season loaded from a file
+    is not news, and would mail every member once a turno. Also a decorator."""
+    token = _muted.set(True)
+    try:
+        yield
+    finally:
+        _muted.reset(token)
+
+
 # -- the mail of one turno ------------------------------------------------------------------------
 def news_turno(*, turno: Turno, kind: str) -> None:
     """Called inside the close/reopen transaction: the mails go after it commits, never in it."""
+    if _muted.get():
+        return
     pk = turno.pk
     transaction.on_commit(lambda: news_turno_send(turno_id=pk, kind=kind))
 

@@ -224,3 +224,34 @@ def test_a_new_member_profile_starts_from_the_login_address(client, django_user_
     assert 'value="nuovo@login.it"' in page
     assert "non è collegato a un giocatore" in page
     assert not NewsPreference.objects.exists()  # nothing stored until saved
+
+
+def test_an_imported_season_is_not_news(members, django_capture_on_commit_callbacks):
+    from scoring.services.games import game_season_import
+
+    doc = {
+        "format": "kingclub/v1",
+        "ruleset": "ramino-101",
+        "season": "Ramino importato",
+        "turni": [
+            {
+                "date": "2026-11-20",
+                "players": PLAYERS,
+                "first_dealer": "Anna",
+                "smazzate": [
+                    {
+                        "closer": "Bruno",
+                        "close": "NORMALE",
+                        "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+                    },
+                    {"closer": "Anna", "close": "SCALA_REALE"},
+                ],
+                "tiebreak": ["Carla", "Bruno", "Dario"],
+            }
+        ],
+    }
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        season = game_season_import(data=doc)
+    assert Turno.objects.filter(season=season, status=Turno.CHIUSO).count() == 1
+    assert callbacks == [] and mail.outbox == [] and not NewsMail.objects.exists()
