@@ -44,6 +44,7 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.text import user_text
+from scoring.services.locks import season_lock_of_turno
 
 PIN_LENGTH = 4
 PIN_MAX_TRIES = 5
@@ -62,7 +63,10 @@ def _closed_turno_with_player(turno: Turno | int, player: Player) -> Turno:
     """The turno, locked; it must be closed (or waiting for the players' confirmation) and
     ``player`` must have played it."""
     pk = turno.pk if isinstance(turno, Turno) else turno
-    found = Turno.objects.select_for_update().filter(pk=pk).select_related("season").first()
+    season_lock_of_turno(pk)  # as every close and reopen: the season first, then the turno
+    found = (
+        Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
+    )
     if found is None:
         raise _fail("TURNO_MISSING", "turno inesistente")
     if found.is_open and not CloseRequest.objects.filter(turno=found).exists():
@@ -234,7 +238,8 @@ def turno_close_request(
     from scoring.rules import score_turno
 
     pk = turno.pk if isinstance(turno, Turno) else turno
-    t = Turno.objects.select_for_update().filter(pk=pk).select_related("season").first()
+    season_lock_of_turno(pk)
+    t = Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
     if t is None:
         raise _fail("TURNO_MISSING", "turno inesistente")
     if not t.is_open:
@@ -272,6 +277,7 @@ def _cancel(t: Turno, reason: str, user: Any) -> None:
 def turno_close_request_cancel(*, turno: Turno | int, user: Any = None) -> None:
     """The segretario withdraws the close request (to correct the turno): the confirmations go."""
     pk = turno.pk if isinstance(turno, Turno) else turno
+    season_lock_of_turno(pk)
     t = Turno.objects.select_for_update().filter(pk=pk).first()
     if t is None or not CloseRequest.objects.filter(turno=t).exists():
         raise _fail("NO_CLOSE_PENDING", "il turno non è in attesa di conferma")
