@@ -285,3 +285,4 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+KINGCLUB_SITE_URL = os.environ.get("KINGCLUB_SITE_URL", "http://127.0.0.1:8000")  # links in mails

@@ -174,7 +174,14 @@ class SeasonAdminForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ("name", "ruleset_code", "rules", "is_current", "published")
+        fields = (
+            "name",
+            "ruleset_code",
+            "rules",
+            "is_current",
+            "published",
+            "confirmation_required",
+        )
 
     ruleset_code = forms.ChoiceField(
         label=_("Gioco (regolamento)"),
@@ -491,3 +498,48 @@ class SeasonEventAdmin(ViewOnlyAdmin):
     list_filter = ("kind", "season")
     search_fields = ("reason",)
     list_select_related = ("season", "user")
+
+
+# -- the club room (issue 17): shown, changed only through the players' and members' pages -------
+from scoring.models import (  # noqa: E402
+    CloseRequest,
+    NewsMail,
+    NewsPreference,
+    PlayerPin,
+    VerbaleConfirmation,
+)
+
+
+@admin.register(VerbaleConfirmation)
+class VerbaleConfirmationAdmin(ViewOnlyAdmin):
+    list_display = ("turno", "player", "verdict", "comment", "via", "at")
+    list_filter = ("verdict", "via")
+    search_fields = ("player__name", "comment")
+    list_select_related = ("turno__giornata", "player")
+
+
+@admin.register(CloseRequest)
+class CloseRequestAdmin(ViewOnlyAdmin):
+    list_display = ("turno", "requested_by", "requested_at")
+    list_select_related = ("turno__giornata", "requested_by")
+
+
+@admin.register(PlayerPin)
+class PlayerPinAdmin(ViewOnlyAdmin):
+    list_display = ("player", "failed_attempts", "locked_until")
+    exclude = ("pin_hash",)
+    list_select_related = ("player",)
+
+
+@admin.register(NewsPreference)
+class NewsPreferenceAdmin(ViewOnlyAdmin):
+    list_display = ("user", "email", "each_turno", "weekly_digest")
+    list_filter = ("each_turno", "weekly_digest")
+    list_select_related = ("user",)
+
+
+@admin.register(NewsMail)
+class NewsMailAdmin(ViewOnlyAdmin):
+    list_display = ("kind", "to", "subject", "attempts", "sent_at", "created_at")
+    list_filter = ("kind",)
+    search_fields = ("to", "subject")

@@ -10,10 +10,12 @@ from typing import Any
 
 from scoring.models import Season
 from scoring.services.games import game_smazzata_record, game_turno_close
+from scoring.services.news import news_muted
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 
 
+@news_muted()
 def game_season(
     *,
     code: str,

@@ -122,6 +122,15 @@ class Season(UserTexts, models.Model):
     # bumped in the transaction of every write that changes the stored Classifica (close,
     # reopen, rescore, recompute, roster): the pages' shared cache is keyed by it
     version = models.PositiveBigIntegerField(_("versione"), default=0, editable=False)
+    # issue 17: a turno counts only once every player of the table has confirmed its Verbale
+    confirmation_required = models.BooleanField(
+        _("conferma dei giocatori obbligatoria"),
+        default=False,
+        help_text=_(
+            "Se attiva, il turno si chiude (e conta in classifica) solo quando tutti i giocatori "
+            "del tavolo hanno confermato il verbale."
+        ),
+    )
 
     class Meta:
         ordering = ["-name"]
@@ -632,11 +641,23 @@ class TurnoEvent(UserTexts, models.Model):
     REOPEN = "reopen"
     RECOMPUTE = "recompute"
     IMPORT = "import"
+    CONFIRM = "confirm"
+    CLOSE_REQUEST = "close_ask"
+    CLOSE_CANCEL = "close_cancel"
+    CONTEST = "contest"
+    WITHDRAW = "withdraw"
+    PIN_LOCKED = "pin_locked"
     KIND_CHOICES = [
         (CLOSE, _("chiusura")),
         (REOPEN, _("riapertura")),
         (RECOMPUTE, _("ricalcolo")),
         (IMPORT, _("importazione")),
+        (CONFIRM, _("conferma del verbale")),
+        (CLOSE_REQUEST, _("chiusura in attesa di conferma")),
+        (CLOSE_CANCEL, _("richiesta di chiusura annullata")),
+        (CONTEST, _("contestazione del verbale")),
+        (WITHDRAW, _("contestazione ritirata")),
+        (PIN_LOCKED, _("PIN bloccato")),
     ]
 
     turno = models.ForeignKey(
@@ -696,3 +717,176 @@ class SeasonEvent(UserTexts, models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} {self.kind}"
+
+
+# -- the Verbale countersigned by the players, the news by mail (issue 17) ----------------------
+class VerbaleConfirmation(UserTexts, models.Model):
+    """A player's word on a closed turno's Verbale: confirmed, or contested with a comment.
+
+    One row per player and turno; a reopen deletes the turno's rows (the Verbale will change),
+    a withdrawn contestation deletes its row. Every change is also a :class:`TurnoEvent`.
+    """
+
+    user_texts = {"comment": False}
+
+    CONFIRMED = "confermato"
+    CONTESTED = "contestato"
+    VERDICT_CHOICES = [(CONFIRMED, _("confermato")), (CONTESTED, _("contestato"))]
+    WEB = "web"
+    PIN = "pin"
+    VIA_CHOICES = [(WEB, _("dal proprio accesso")), (PIN, _("al tavolo con il PIN"))]
+
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="confirmations", verbose_name=_("turno")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
+    )
+    verdict = models.CharField(_("esito"), max_length=12, choices=VERDICT_CHOICES)
+    comment = models.CharField(_("commento"), max_length=500, blank=True)
+    via = models.CharField(_("modo"), max_length=4, choices=VIA_CHOICES, default=WEB)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("utente"),
+    )
+    at = models.DateTimeField(_("data e ora"))
+
+    class Meta:
+        verbose_name = _("conferma del verbale")
+        verbose_name_plural = _("conferme dei verbali")
+        ordering = ["turno", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["turno", "player"], name="confirmation_unique"),
+            models.CheckConstraint(
+                condition=Q(verdict__in=["confermato", "contestato"]),
+                name="confirmation_verdict_valid",
+            ),
+            models.CheckConstraint(
+                condition=~Q(verdict="contestato") | ~Q(comment=""),
+                name="contestation_needs_comment",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.turno} {self.player} {self.verdict}"
+
+
+class CloseRequest(models.Model):
+    """A close asked by the segretario in a season where the players must confirm first: the
+    turno stays open (so it does not count) until the last player of the table confirms, then
+    the close service runs with the recorded spareggio. ``fingerprint`` is the turno's record at
+    the request: a turno changed since then is not closed."""
+
+    turno = models.OneToOneField(
+        Turno, on_delete=models.CASCADE, related_name="close_request", verbose_name=_("turno")
+    )
+    tiebreak = models.JSONField(_("spareggio"), null=True, blank=True)
+    fingerprint = models.CharField(_("impronta del turno"), max_length=64)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("richiesta da"),
+    )
+    requested_at = models.DateTimeField(_("richiesta il"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chiusura in attesa di conferma")
+        verbose_name_plural = _("chiusure in attesa di conferma")
+
+    def __str__(self) -> str:
+        return f"{self.turno} in attesa di conferma"
+
+
+class PlayerPin(models.Model):
+    """A player's personal 4-digit PIN for confirming at the table, stored hashed (Django's
+    password hashers), with the count of wrong tries and the lock they lead to."""
+
+    player = models.OneToOneField(
+        Player, on_delete=models.CASCADE, related_name="pin", verbose_name=_("giocatore")
+    )
+    pin_hash = models.CharField(_("PIN (cifrato)"), max_length=128)
+    failed_attempts = models.PositiveSmallIntegerField(_("tentativi errati"), default=0)
+    locked_until = models.DateTimeField(_("bloccato fino a"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("PIN del giocatore")
+        verbose_name_plural = _("PIN dei giocatori")
+
+    def __str__(self) -> str:
+        return f"PIN {self.player}"
+
+
+class NewsPreference(models.Model):
+    """A member's choices for the club's news by mail."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="news_preference",
+        verbose_name=_("utente"),
+    )
+    email = models.EmailField(_("indirizzo email"), blank=True)
+    each_turno = models.BooleanField(_("a ogni turno chiuso o riaperto"), default=False)
+    weekly_digest = models.BooleanField(_("riepilogo settimanale"), default=False)
+
+    class Meta:
+        verbose_name = _("preferenza notizie")
+        verbose_name_plural = _("preferenze notizie")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.email}"
+
+
+class NewsMail(models.Model):
+    """The outbox: one mail to one member, sent after the commit and retried by
+    ``manage.py send_news`` until sent (``attempts`` counts the tries, ``error`` the last one)."""
+
+    CLOSE = "close"
+    REOPEN = "reopen"
+    DIGEST = "digest"
+    KIND_CHOICES = [
+        (CLOSE, _("turno chiuso")),
+        (REOPEN, _("turno riaperto")),
+        (DIGEST, _("riepilogo settimanale")),
+    ]
+
+    kind = models.CharField(_("tipo"), max_length=8, choices=KIND_CHOICES)
+    turno = models.ForeignKey(
+        Turno,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("turno"),
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("utente"),
+    )
+    to = models.EmailField(_("destinatario"))
+    subject = models.CharField(_("oggetto"), max_length=200)
+    body = models.TextField(_("testo"))
+    created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    attempts = models.PositiveSmallIntegerField(_("tentativi"), default=0)
+    error = models.TextField(_("ultimo errore"), blank=True)
+    sent_at = models.DateTimeField(_("inviata il"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notizia per email")
+        verbose_name_plural = _("notizie per email")
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["sent_at", "attempts"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} → {self.to}"

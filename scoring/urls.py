@@ -1,6 +1,15 @@
 """Each views module owns its URL patterns; this file only joins them."""
 
-from scoring.views import documents, games, history, live, public, publishing, segreteria
+from scoring.views import (
+    confirm,
+    documents,
+    games,
+    history,
+    live,
+    public,
+    publishing,
+    segreteria,
+)
 
 app_name = "scoring"
 
@@ -12,4 +21,5 @@ urlpatterns = [
     *history.urlpatterns,
     *live.urlpatterns,
     *publishing.urlpatterns,
+    *confirm.urlpatterns,
 ]

@@ -19,6 +19,7 @@ from scoring.exports import now
 from scoring.exports.pdf import render_pdf
 from scoring.exports.xlsx import Sheet, _book, col_letter
 from scoring.models import Season, Standing, Turno
+from scoring.services.confirmations import confirmation_lines
 from scoring.services.games import game_record
 
 
@@ -42,6 +43,7 @@ class GameVerbale:
     columns: list[tuple[str, str]]  # the system's per-player figures of a closed turno
     results: list[dict[str, Any]]  # place, player, total, values (in ``columns`` order)
     reopens: list[str] = field(default_factory=list)
+    confirmations: list[str] = field(default_factory=list)  # who confirmed or contested
     penalties: list[str] = field(default_factory=list)
     balance: int | None = None  # the zero-sum check, where the game has one
     # the game's own list layout where its system keeps one (the Skat Spielliste: running totals
@@ -130,6 +132,7 @@ def verbale_rows(turno: Turno) -> GameVerbale:
             }
             for e in turno.events.filter(kind="reopen").select_related("user")
         ],
+        confirmations=confirmation_lines(turno.pk),
         penalties=[
             f"{p['player']} {p['points']:+d} (art. {p['article']}"
             + (f": {p['reason']})" if p.get("reason") else ")")
@@ -314,6 +317,9 @@ def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: i
                 s.put(row, c, value)
         row += 2
     for line in v.reopens:
+        s.put(row, 1, line)
+        row += 1
+    for line in v.confirmations:
         s.put(row, 1, line)
         row += 1
     s.ws.set_landscape() if len(v.players) > 4 or v.sheet else s.ws.set_portrait()

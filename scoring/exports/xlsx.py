@@ -26,6 +26,7 @@ from xlsxwriter.worksheet import Worksheet
 
 from scoring import formatting
 from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
+from scoring.services.confirmations import confirmation_lines
 from scoring.verbale import TITLE_LABELS, ClassificaRow, Verbale
 
 GREEN = "#0B5D3B"
@@ -277,6 +278,14 @@ def _write_verbale(
                 "reason": reopen.reason,
             }
             s.put(r, 1, text)
+            r += 1
+        r += 1
+    confirmations = confirmation_lines(v.turno_id)
+    if confirmations:
+        s.put(r, 1, _("Conferme dei giocatori"), **section)
+        r += 1
+        for line in confirmations:
+            s.put(r, 1, line)
             r += 1
         r += 1
     s.put(r, 1, _("Penalità"), **section)

@@ -31,6 +31,8 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
+from scoring.services.confirmations import confirmations_clear
+from scoring.services.news import news_muted, news_turno
 from scoring.services.season import season_create
 from scoring.services.seasons_close import season_require_open
 
@@ -374,6 +376,7 @@ def game_turno_close(
     turno.save()
     TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
     game_standing_refresh(season=season)
+    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
 
 
@@ -396,7 +399,9 @@ def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> T
     TurnoEvent.objects.create(
         turno=turno, kind=TurnoEvent.REOPEN, reason=reason.strip(), user=_user(user)
     )
+    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
     game_standing_refresh(season=turno.season)
+    news_turno(turno=turno, kind="reopen")
     return turno
 
 
@@ -516,6 +521,7 @@ def game_check(season: Season) -> list[str]:
 
 
 # -- interchange: a whole season as a kingclub/v1 document ---------------------------------------
+@news_muted()
 @transaction.atomic
 def game_season_import(
     *, data: Mapping[str, Any], user: Any = None, current: bool = False

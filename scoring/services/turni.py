@@ -42,8 +42,10 @@ from scoring.rules import Sanction as SanctionRecord
 from scoring.rules.text import user_text
 from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.confirmations import confirmations_clear
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
+from scoring.services.news import news_turno
 from scoring.services.seasons_close import season_require_open
 
 
@@ -492,6 +494,7 @@ def turno_close(
     TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
     if recompute:
         season_recompute(season=turno.season, since=turno.giornata.date)
+    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
 
 
@@ -534,7 +537,9 @@ def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
         reason=reason,
         user=user if user is not None and user.is_authenticated else None,
     )
+    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
     season_recompute(season=turno.season, since=turno.giornata.date)
+    news_turno(turno=turno, kind="reopen")
     return turno
 
 

@@ -397,6 +397,13 @@ def game_close(request: HttpRequest, pk: int) -> HttpResponse:
     order = [request.POST.get(f"spareggio-{i}", "") for i in range(len(turno.seats.all()))]
     tiebreak = [name for name in order if name] or None
     try:
+        if turno.season.confirmation_required:  # the close waits for the players
+            from scoring.services.confirmations import turno_close_request
+            from scoring.views.confirm import CLOSE_REQUESTED
+
+            turno_close_request(turno=turno, tiebreak=tiebreak, user=request.user)
+            messages.success(request, CLOSE_REQUESTED())
+            return redirect(_live_url(pk))
         closed = game_turno_close(turno=turno, tiebreak=tiebreak, user=request.user)
     except RuleViolation as exc:
         return _render(request, _turno(pk), close_problems=exc.problems, status=422)

@@ -59,6 +59,7 @@ from scoring.services.turni import (
 )
 from scoring.verbale import game_label, verbale
 from scoring.views import games
+from scoring.views.confirm import CLOSE_REQUESTED
 
 T = "scoring/segreteria/"
 
@@ -726,6 +727,12 @@ def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
             # a back-dated turno replays the season: show what changes, close only when confirmed
             preview = close_preview(turno=pk, tiebreak=form.tiebreak())
             return _render_live(request, state, close_form=form, close_preview=preview)
+        if state.turno.season.confirmation_required:  # the close waits for the players
+            from scoring.services.confirmations import turno_close_request
+
+            turno_close_request(turno=pk, tiebreak=form.tiebreak(), user=request.user)
+            messages.success(request, CLOSE_REQUESTED())
+            return redirect(_live_url(pk))
         turno = turno_close(turno=pk, tiebreak=form.tiebreak(), user=request.user)
     except RuleViolation as exc:
         fresh = _state(pk)

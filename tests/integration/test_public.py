@@ -639,7 +639,7 @@ PAGE_BOUNDS = {
     "serie": 5,
     "turni": 7,
     "turni_filtered": 8,
-    "turno": 7,
+    "turno": 8,  # + the players' confirmations of the Verbale (issue 17)
     "players": 5,
     "player": 9,  # 11 before issue 16: the calls and the points per game are stored now
 }

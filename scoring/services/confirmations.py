@@ -1,0 +1,475 @@
+"""The Verbale countersigned: the players of a closed turno confirm it or contest it.
+
+A player confirms from their own login (their ``User`` is ``Player.user``) or at the table, on the
+segretario's device, with their personal 4-digit PIN (hashed with Django's password hashers; 5
+wrong tries lock it for 15 minutes). A contestation carries a comment and flags the turno for the
+club (segreteria dashboard, Classifica footnote) until its author withdraws it or the segretario
+reopens the turno: a reopen clears every confirmation (:func:`confirmations_clear`, called by the
+reopen services). Each step is a :class:`TurnoEvent` of the audit trail.
+
+A season chooses whether confirmation is optional (the default: a turno counts in the
+Classifica from its close, confirmed or not) or required (``Season.confirmation_required``). When
+required, the segretario's close only *asks* for it (:func:`turno_close_request`): the engine
+checks the turno would close, a :class:`CloseRequest` keeps the spareggio and a fingerprint of the
+turno, and the turno stays open ("in attesa di conferma"), so it is not in the Classifica and the
+ledger still holds only closed turni. When the last player of the table confirms, the real close
+service runs in the same transaction; a turno changed since the request is not closed (the request
+is dropped with its confirmations). The segretario may cancel a request to correct the turno.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import formatting
+from scoring.models import (
+    CloseRequest,
+    Player,
+    PlayerPin,
+    Season,
+    Seat,
+    Turno,
+    TurnoEvent,
+    VerbaleConfirmation,
+)
+from scoring.rules import Problem, RuleViolation
+from scoring.rules.text import user_text
+from scoring.services.locks import season_lock_of_turno
+
+PIN_LENGTH = 4
+PIN_MAX_TRIES = 5
+PIN_LOCK = dt.timedelta(minutes=15)
+
+
+def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def _user(user: Any) -> Any:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _closed_turno_with_player(turno: Turno | int, player: Player) -> Turno:
+    """The turno, locked; it must be closed (or waiting for the players' confirmation) and
+    ``player`` must have played it."""
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    season_lock_of_turno(pk)  # as every close and reopen: the season first, then the turno
+    found = (
+        Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
+    )
+    if found is None:
+        raise _fail("TURNO_MISSING", "turno inesistente")
+    if found.is_open and not CloseRequest.objects.filter(turno=found).exists():
+        raise _fail(
+            "TURNO_OPEN",
+            f"il turno {found.label} è in corso: si conferma il verbale solo dopo la chiusura",
+        )
+    if not Seat.objects.filter(turno=found, player=player).exists():
+        raise _fail(
+            "NOT_AT_TABLE",
+            f"{player.name} non ha giocato il turno {found.label}: non può confermarne il verbale",
+            player=player.name,
+        )
+    return found
+
+
+def player_of(user: Any) -> Player | None:
+    """The club member a login belongs to (``Player.user``), or None."""
+    if _user(user) is None:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+# -- confirm, contest, withdraw ------------------------------------------------------------------
+@transaction.atomic
+def verbale_confirm(
+    *, turno: Turno | int, player: Player, user: Any = None, via: str = VerbaleConfirmation.WEB
+) -> VerbaleConfirmation:
+    """``player`` confirms the closed turno's Verbale (again after a withdrawn contestation)."""
+    t = _closed_turno_with_player(turno, player)
+    mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
+    if mine is not None and mine.verdict == VerbaleConfirmation.CONFIRMED:
+        raise _fail("ALREADY_CONFIRMED", f"{player.name} ha già confermato questo verbale")
+    if mine is not None:
+        raise _fail(
+            "CONTESTED_BY_PLAYER",
+            f"{player.name} ha contestato questo verbale: ritirare prima la contestazione",
+        )
+    if t.is_open:
+        _require_unchanged(t)
+    row = VerbaleConfirmation.objects.create(
+        turno=t,
+        player=player,
+        verdict=VerbaleConfirmation.CONFIRMED,
+        via=via,
+        user=_user(user),
+        at=timezone.now(),
+    )
+    TurnoEvent.objects.create(
+        turno=t, kind=TurnoEvent.CONFIRM, reason=_detail(player, via), user=_user(user)
+    )
+    if t.is_open:
+        _close_when_confirmed(t)
+    return row
+
+
+@transaction.atomic
+def verbale_contest(
+    *,
+    turno: Turno | int,
+    player: Player,
+    comment: str,
+    user: Any = None,
+    via: str = VerbaleConfirmation.WEB,
+) -> VerbaleConfirmation:
+    """``player`` contests the Verbale with a comment (replacing their confirmation, if any)."""
+    comment = user_text(
+        comment,
+        field="comment",
+        label="commento",
+        max_length=500,
+        code="CONTEST_COMMENT",
+        empty="per contestare il verbale serve un commento che dica che cosa non va",
+    )
+    t = _closed_turno_with_player(turno, player)
+    mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
+    if mine is not None and mine.verdict == VerbaleConfirmation.CONTESTED:
+        raise _fail("ALREADY_CONTESTED", f"{player.name} ha già contestato questo verbale")
+    if mine is not None:
+        mine.delete()
+    row = VerbaleConfirmation.objects.create(
+        turno=t,
+        player=player,
+        verdict=VerbaleConfirmation.CONTESTED,
+        comment=comment,
+        via=via,
+        user=_user(user),
+        at=timezone.now(),
+    )
+    TurnoEvent.objects.create(
+        turno=t,
+        kind=TurnoEvent.CONTEST,
+        reason=f"{_detail(player, via)}: {comment}",
+        user=_user(user),
+    )
+    return row
+
+
+@transaction.atomic
+def verbale_contest_withdraw(*, turno: Turno | int, player: Player, user: Any = None) -> None:
+    """The author withdraws their contestation: the flag goes (if nobody else contests)."""
+    t = _closed_turno_with_player(turno, player)
+    mine = VerbaleConfirmation.objects.filter(
+        turno=t, player=player, verdict=VerbaleConfirmation.CONTESTED
+    ).first()
+    if mine is None:
+        raise _fail("NOT_CONTESTED", f"{player.name} non ha contestazioni da ritirare")
+    mine.delete()
+    TurnoEvent.objects.create(
+        turno=t,
+        kind=TurnoEvent.WITHDRAW,
+        reason=f"{player.name}: {mine.comment}",
+        user=_user(user),
+    )
+
+
+def _detail(player: Player, via: str) -> str:
+    if via == VerbaleConfirmation.PIN:
+        return f"{player.name} (al tavolo con il PIN)"
+    return player.name
+
+
+def confirmations_clear(*, turno: Turno) -> int:
+    """Called by the reopen services inside their transaction: the Verbale will change, so every
+    confirmation and contestation goes (the audit trail keeps their events)."""
+    CloseRequest.objects.filter(turno=turno).delete()  # left by a close made directly
+    deleted, _by_model = VerbaleConfirmation.objects.filter(turno=turno).delete()
+    return deleted
+
+
+# -- required confirmation: the close waits for the players -------------------------------------
+def _full(turno: Turno) -> Turno:
+    from scoring.selectors import turno_with_everything
+    from scoring.services.games import game_turni
+
+    qs = Turno.objects.filter(pk=turno.pk)
+    return (game_turni(qs) if turno.season.is_generic else turno_with_everything(qs)).get()
+
+
+def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
+    """The engine's input of the turno (C.A.F. or the generic ledger)."""
+    from scoring.selectors import turno_record
+    from scoring.services.games import game_record
+
+    full = _full(turno)
+    if turno.season.is_generic:
+        return game_record(full, tiebreak=tiebreak)
+    return turno_record(full, tiebreak=tiebreak)
+
+
+def turno_fingerprint(turno: Turno) -> str:
+    """A hash of everything recorded on the turno (smazzate, counts, penalità, sanctions)."""
+    record = _record(turno, [])
+    data = dataclasses.asdict(record) if dataclasses.is_dataclass(record) else record
+    text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def pending_close(turno: Turno) -> CloseRequest | None:
+    return CloseRequest.objects.filter(turno=turno).first()
+
+
+@transaction.atomic
+def turno_close_request(
+    *, turno: Turno | int, tiebreak: list[str] | None = None, user: Any = None
+) -> CloseRequest:
+    """The segretario closes a turno of a season where the players must confirm: the engine
+    checks the close would succeed, nothing is closed yet; the turno waits for the players."""
+    from scoring.rules import score_turno
+
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    season_lock_of_turno(pk)
+    t = Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
+    if t is None:
+        raise _fail("TURNO_MISSING", "turno inesistente")
+    if not t.is_open:
+        raise _fail("TURNO_CLOSED", f"il turno {t.label} è già chiuso")
+    if not t.season.confirmation_required:
+        raise _fail(
+            "CONFIRMATION_OPTIONAL",
+            "in questa stagione la conferma dei giocatori è facoltativa: chiudere il turno",
+        )
+    if CloseRequest.objects.filter(turno=t).exists():
+        raise _fail("CLOSE_PENDING", f"il turno {t.label} è già in attesa di conferma")
+    order = None if tiebreak is None else list(tiebreak)
+    record = _record(t, order)
+    if t.season.is_generic:  # raises if unfinished or tied
+        t.season.system.score_turno(t.season.game_rules, record)
+    else:
+        score = score_turno(t.season.ruleset, record, require_complete=True)
+        if score.problems:
+            raise RuleViolation(score.problems)
+    VerbaleConfirmation.objects.filter(turno=t).delete()
+    request = CloseRequest.objects.create(
+        turno=t, tiebreak=order, fingerprint=turno_fingerprint(t), requested_by=_user(user)
+    )
+    TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_REQUEST, user=_user(user))
+    return request
+
+
+def _cancel(t: Turno, reason: str, user: Any) -> None:
+    CloseRequest.objects.filter(turno=t).delete()
+    VerbaleConfirmation.objects.filter(turno=t).delete()
+    TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_CANCEL, reason=reason, user=user)
+
+
+@transaction.atomic
+def turno_close_request_cancel(*, turno: Turno | int, user: Any = None) -> None:
+    """The segretario withdraws the close request (to correct the turno): the confirmations go."""
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    season_lock_of_turno(pk)
+    t = Turno.objects.select_for_update().filter(pk=pk).first()
+    if t is None or not CloseRequest.objects.filter(turno=t).exists():
+        raise _fail("NO_CLOSE_PENDING", "il turno non è in attesa di conferma")
+    _cancel(t, "richiesta annullata dal segretario", _user(user))
+
+
+def _require_unchanged(t: Turno) -> None:
+    """A turno changed since the close request is never closed by the players' confirmations:
+    the segretario cancels the request and closes again."""
+    request = pending_close(t)
+    if request is not None and request.fingerprint != turno_fingerprint(t):
+        raise _fail(
+            "CLOSE_REQUEST_STALE",
+            f"il turno {t.label} è cambiato dopo la richiesta di chiusura: il segretario deve "
+            "annullare la richiesta e chiuderlo di nuovo",
+        )
+
+
+def _close_when_confirmed(t: Turno) -> None:
+    """Every player of the table confirmed: the real close runs (same transaction)."""
+    request = pending_close(t)
+    if request is None:
+        return
+    seated = set(Seat.objects.filter(turno=t).values_list("player_id", flat=True))
+    confirmed = set(
+        VerbaleConfirmation.objects.filter(
+            turno=t, verdict=VerbaleConfirmation.CONFIRMED
+        ).values_list("player_id", flat=True)
+    )
+    if not seated <= confirmed:
+        return
+    tiebreak, by = request.tiebreak, request.requested_by
+    request.delete()
+    if t.season.is_generic:
+        from scoring.services.games import game_turno_close
+
+        game_turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
+    else:
+        from scoring.services.turni import turno_close
+
+        turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
+
+
+# -- the PIN -------------------------------------------------------------------------------------
+def _clean_pin(pin: object) -> str:
+    text = str(pin or "").strip()
+    if len(text) != PIN_LENGTH or not text.isascii() or not text.isdigit():
+        raise _fail("PIN_FORMAT", "il PIN deve essere di 4 cifre", field="pin")
+    return text
+
+
+@transaction.atomic
+def pin_set(*, player: Player, pin: object) -> PlayerPin:
+    """Set (or change) ``player``'s PIN; a new PIN also lifts a lock."""
+    text = _clean_pin(pin)
+    row, _created = PlayerPin.objects.select_for_update().get_or_create(
+        player=player, defaults={"pin_hash": make_password(text)}
+    )
+    row.pin_hash = make_password(text)
+    row.failed_attempts = 0
+    row.locked_until = None
+    row.save()
+    return row
+
+
+def _pin_verify(turno: Turno, player: Player, pin: object, user: Any) -> str:
+    """'ok', 'wrong', 'locked' or 'none'. The wrong try is counted in its own transaction, so it
+    stays counted when the caller then refuses the confirmation."""
+    now = timezone.now()
+    with transaction.atomic():
+        row = PlayerPin.objects.select_for_update().filter(player=player).first()
+        if row is None:
+            return "none"
+        if row.locked_until is not None and row.locked_until > now:
+            return "locked"
+        if check_password(str(pin or "").strip(), row.pin_hash):
+            row.failed_attempts = 0
+            row.locked_until = None
+            row.save(update_fields=["failed_attempts", "locked_until"])
+            return "ok"
+        row.failed_attempts += 1
+        if row.failed_attempts >= PIN_MAX_TRIES:
+            row.failed_attempts = 0
+            row.locked_until = now + PIN_LOCK
+            TurnoEvent.objects.create(
+                turno=turno,
+                kind=TurnoEvent.PIN_LOCKED,
+                reason=f"{player.name}: {PIN_MAX_TRIES} PIN errati",
+                user=_user(user),
+            )
+        row.save(update_fields=["failed_attempts", "locked_until"])
+        return "locked" if row.locked_until and row.locked_until > now else "wrong"
+
+
+def verbale_confirm_at_table(
+    *,
+    turno: Turno | int,
+    player: Player,
+    pin: object,
+    contest: bool = False,
+    comment: str = "",
+    user: Any = None,
+) -> VerbaleConfirmation:
+    """The segretario's device: ``player`` types their PIN and confirms (or contests)."""
+    t = turno if isinstance(turno, Turno) else Turno.objects.filter(pk=turno).first()
+    if t is None:
+        raise _fail("TURNO_MISSING", "turno inesistente")
+    with transaction.atomic():  # who may confirm, before any PIN is tried
+        _closed_turno_with_player(t, player)
+    outcome = _pin_verify(t, player, pin, user)
+    if outcome == "none":
+        raise _fail(
+            "PIN_MISSING",
+            f"{player.name} non ha ancora un PIN: lo imposta dal proprio profilo",
+            field="pin",
+        )
+    if outcome == "locked":
+        until = PlayerPin.objects.get(player=player).locked_until
+        raise _fail(
+            "PIN_LOCKED",
+            f"troppi PIN errati per {player.name}: riprovare dopo le "
+            f"{timezone.localtime(until):%H:%M}",
+            field="pin",
+        )
+    if outcome == "wrong":
+        left = PIN_MAX_TRIES - PlayerPin.objects.get(player=player).failed_attempts
+        raise _fail(
+            "PIN_WRONG", f"PIN errato per {player.name} (ancora {left} tentativi)", field="pin"
+        )
+    via = VerbaleConfirmation.PIN
+    if contest:
+        return verbale_contest(turno=t, player=player, comment=comment, user=user, via=via)
+    return verbale_confirm(turno=t, player=player, user=user, via=via)
+
+
+# -- reads ---------------------------------------------------------------------------------------
+def contested_turni(season: Season | None) -> QuerySet[Turno]:
+    """The season's closed (or waiting) turni with a standing contestation, oldest first."""
+    if season is None:
+        return Turno.objects.none()
+    return (
+        Turno.objects.filter(
+            Q(status=Turno.CHIUSO) | Q(close_request__isnull=False),
+            season=season,
+            confirmations__verdict=VerbaleConfirmation.CONTESTED,
+        )
+        .select_related("giornata")
+        .distinct()
+        .order_by("giornata__date", "number")
+    )
+
+
+def flagged_turni(season: Season | None) -> tuple[list[Turno], list[Turno]]:
+    """(contested, waiting for confirmation) turni of the season, in one query: the footnote of
+    the Classifica and the segreteria dashboard."""
+    if season is None:
+        return [], []
+    contested = Exists(
+        VerbaleConfirmation.objects.filter(
+            turno=OuterRef("pk"), verdict=VerbaleConfirmation.CONTESTED
+        )
+    )
+    waiting = Exists(CloseRequest.objects.filter(turno=OuterRef("pk")))
+    rows = list(
+        Turno.objects.filter(season=season)
+        .annotate(contested=contested, waiting=waiting)
+        .filter(
+            Q(contested=True, status=Turno.CHIUSO)
+            | Q(contested=True, waiting=True)
+            | Q(waiting=True, status=Turno.IN_CORSO)
+        )
+        .select_related("giornata")
+        .order_by("giornata__date", "number")
+    )
+    return (
+        [t for t in rows if t.contested],
+        [t for t in rows if t.waiting and t.is_open],
+    )
+
+
+def confirmation_lines(turno_id: int) -> list[str]:
+    """The Verbale's block, one line a player: "Confermato da X il ...", "Contestato da Y il
+    ...: commento" (the web page, the PDF and the XLSX print these)."""
+    lines = []
+    rows = VerbaleConfirmation.objects.filter(turno_id=turno_id).select_related("player")
+    for c in rows:
+        values = {"player": c.player.name, "at": formatting.moment(c.at), "comment": c.comment}
+        if c.verdict == VerbaleConfirmation.CONFIRMED:
+            text = _("Confermato da %(player)s il %(at)s") % values
+        else:
+            text = _("Contestato da %(player)s il %(at)s: %(comment)s") % values
+        if c.via == VerbaleConfirmation.PIN:
+            text += " " + _("(al tavolo con il PIN)")
+        lines.append(text)
+    return lines
