@@ -98,8 +98,8 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations", "-k", "not demo_club_
 # mutant id -> why no test can tell it from the original (judged by reading the code)
 EQUIVALENT: dict[str, str] = {
     "scoring/services/interchange.py:100:15:constant:0": (
-        "IMPORT_CHUNK only sets how many turni are written per round; any size writes the same "
-        "rows (the import of a season longer than one round is in test_services.py)"
+        "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "
+        "a chunk of 500 or 501 turni writes the same rows"
     ),
     "scoring/services/bulk.py:28:23:constant:0": (
         "COPY_UPDATE_MIN_ROWS only chooses between two ways of sending the same UPDATE on "
