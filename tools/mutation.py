@@ -77,7 +77,7 @@ RULES_TESTS = {
 # here cannot exercise (tests/integration/test_concurrency.py proves them on PostgreSQL)
 SERVICES_TESTS = {
     "turni.py": ["tests/integration/test_ledger.py"],
-    "season.py": ["tests/integration/test_ledger.py"],
+    "season.py": ["tests/integration/test_season_edges.py", "tests/integration/test_ledger.py"],
     "bulk.py": ["tests/integration/test_bulk.py", "tests/integration/test_ledger.py"],
     "ledger.py": ["tests/integration/test_ledger.py"],
     "interchange.py": [

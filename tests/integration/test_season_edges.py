@@ -1,0 +1,88 @@
+"""The season services at their edges: which season is current, the rule set each game starts
+from, the limits of a rule change's reason, and who and why the audit trail records."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from scoring.models import Player, Season, SeasonEvent
+from scoring.rules import RuleViolation
+from scoring.rules.ruleset import get_ruleset
+from scoring.rules.systems import get_system
+from scoring.services.season import season_create, season_rescore, season_rules_update
+from tests.helpers import play_turno
+
+pytestmark = pytest.mark.django_db
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+@pytest.fixture
+def segretario(django_user_model):
+    """A signed-in user (no role needed: the services do not check roles)."""
+    return django_user_model.objects.create_user("segretario", password="x")
+
+
+def _codes(exc) -> list[str]:
+    return [p.code for p in exc.value.problems]
+
+
+def test_a_new_season_is_current_by_default_and_the_old_one_stops_being_current():
+    first = season_create(name="2025-26")
+    assert first.is_current
+    second = season_create(name="2026-27")
+    first.refresh_from_db()
+    assert (first.is_current, second.is_current) == (False, True)
+    third = season_create(name="prova", current=False)
+    second.refresh_from_db()
+    assert (second.is_current, third.is_current) == (True, False)
+
+
+def test_each_game_starts_from_its_own_rule_table_unless_the_club_gives_one():
+    ramino = season_create(name="Ramino", ruleset_code="ramino-101")
+    assert ramino.rules == dict(get_system("ramino-101").default_rules())
+    edited = dict(get_system("ramino-101").default_rules())
+    edited["elimination"] = 151
+    assert season_create(name="Ramino 151", ruleset_code="ramino-101", rules=edited).rules == edited
+    assert season_create(name="King").rules == get_ruleset("caf").to_dict()
+
+
+def test_a_rule_change_reason_holds_2000_characters_and_no_more(segretario):
+    season = season_create(name="2026-27")
+    season_rules_update(season=season, rules=season.rules, reason="x" * 2000, user=segretario)
+    with pytest.raises(RuleViolation) as exc:
+        season_rules_update(season=season, rules=season.rules, reason="x" * 2001)
+    assert [(p.code, p.field) for p in exc.value.problems] == [("TEXT_INVALID", "reason")]
+    event = SeasonEvent.objects.get(kind="rules_update")
+    assert (len(event.reason), event.user) == (2000, segretario)
+
+
+def test_after_a_close_the_rules_change_only_with_an_explicit_recompute(segretario):
+    for name in PLAYERS:
+        Player.objects.get_or_create(name=name)
+    season = season_create(name="2026-27")
+    play_turno(season, dt.date(2026, 11, 20), PLAYERS, seed=1)
+    with pytest.raises(RuleViolation) as exc:
+        season_rules_update(season=season, rules=season.rules, reason="prova")
+    assert _codes(exc) == ["RULESET_LOCKED"]
+    season_rules_update(season=season, rules=season.rules, recompute=True, user=segretario)
+    kinds = list(SeasonEvent.objects.order_by("pk").values_list("kind", "reason", "user"))
+    assert kinds == [
+        ("rules_update", "", segretario.pk),
+        ("recompute", "cambio del regolamento", segretario.pk),
+    ]
+
+
+@pytest.mark.parametrize("game", ["caf", "ramino-101"])
+def test_a_recompute_says_why_and_who_and_never_an_anonymous_user(game, segretario):
+    season = season_create(name="S", ruleset_code=game)
+    season_rescore(season=season, user=AnonymousUser(), reason="   ")
+    season_rescore(season=season, user=segretario, reason=" errore di trascrizione ")
+    events = SeasonEvent.objects.filter(season=season, kind="recompute").order_by("pk")
+    assert list(events.values_list("reason", "user")) == [
+        ("ricalcolo della stagione", None),
+        ("errore di trascrizione", segretario.pk),
+    ]
+    assert Season.objects.get(pk=season.pk).is_current
