@@ -79,7 +79,7 @@ SERVICES_TESTS = {
     "turni.py": ["tests/integration/test_ledger.py"],
     "season.py": ["tests/integration/test_season_edges.py", "tests/integration/test_ledger.py"],
     "bulk.py": ["tests/integration/test_bulk.py", "tests/integration/test_ledger.py"],
-    "ledger.py": ["tests/integration/test_ledger.py"],
+    "ledger.py": ["tests/integration/test_ledger.py", "tests/integration/test_history.py"],
     "interchange.py": [
         "tests/integration/test_services.py",
         "tests/integration/test_interchange_edges.py",
