@@ -64,6 +64,7 @@ NOT_ALLOWED = Expect(405)
 TO_LIVE = Expect(302, "live")
 TO_HOME = Expect(302, "/")
 INVALID = Expect(422)  # the form again, with the engine's problems
+TO_VERBALE = Expect(302, "verbale")  # the Verbale's confirmations (issue 17)
 REFUSED = {LOGIN, DENIED, MISSING, NOT_ALLOWED}
 
 
@@ -196,6 +197,26 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(PUBLIC, pk="game_closed"),
         G(everyone(MISSING), pk="missing"),
         P(everyone(NOT_ALLOWED), pk="open_turno"),
+    ),
+    # -- the Verbale countersigned (issue 17): no account of this world is linked to a player ---
+    "scoring:confirm": (
+        P(logged_in(DENIED), {"action": "conferma"}, pk="closed_turno"),
+        P(logged_in(MISSING), {"action": "conferma"}, pk="missing"),
+        G(logged_in(NOT_ALLOWED), pk="closed_turno"),
+    ),
+    "scoring:confirm_at_table": (
+        G(segreteria(OK), pk="closed_turno"),
+        P(segreteria(INVALID), {}, unchanged=True, pk="closed_turno"),  # no player, no PIN
+        G(segreteria(MISSING), pk="missing"),
+    ),
+    "scoring:close_cancel": (  # no close waits for the players here: a message, nothing changed
+        P(segreteria(TO_VERBALE), unchanged=True, pk="open_turno"),
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:profile": (
+        G(logged_in(OK)),
+        P(logged_in(INVALID), {"action": "pin", "pin": "12"}, unchanged=True),
     ),
     # -- the segretario's screens ----------------------------------------------------------------
     "scoring:season_publish": (
@@ -505,6 +526,8 @@ def _location_ok(expect: Expect, response, kwargs: Mapping[str, Any]) -> bool:
         return location.startswith(resolve_url(django_settings.LOGIN_URL) + "?next=")
     if expect.to == "live":
         return location == reverse("scoring:turno_live", args=[kwargs["pk"]])
+    if expect.to == "verbale":
+        return location == reverse("scoring:turno", args=[kwargs["pk"]]) + "#conferme"
     if expect.to.startswith("/"):
         return location == expect.to
     return location == reverse(expect.to)

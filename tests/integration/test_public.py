@@ -632,10 +632,11 @@ def test_italian_by_default_english_on_request(client, imported):
 PAGE_BOUNDS = {
     # the Classifica cold (its cache just invalidated by a close: the stored rows, the header's
     # two queries, the cache's read and its write) and warm (the seasons and one cache read)
-    "home": 10,
-    "home_warm": 3,
-    "classifica": 10,
-    "classifica_warm": 3,
+    # + 1 everywhere: the footnote of contested or unconfirmed Verbali (issue 17), never cached
+    "home": 11,
+    "home_warm": 4,
+    "classifica": 11,
+    "classifica_warm": 4,
     "serie": 5,
     "turni": 7,
     "turni_filtered": 8,
