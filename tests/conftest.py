@@ -108,6 +108,6 @@ def _ledger_replays(request):
 
 
 @pytest.fixture(autouse=True)
-def _media_root(settings, tmp_path):
+def _media_root(settings, tmp_path_factory):
     """Stored documents go to a folder of the test's own, never into the project."""
-    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
