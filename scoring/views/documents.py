@@ -50,7 +50,9 @@ def _verbale(request: HttpRequest, pk: int, kind: str, *, inline: bool) -> HttpR
     etag = f'"{doc.stored.etag}"'
     modified = int(doc.stored.created_at.timestamp())
     not_modified = get_conditional_response(request, etag=etag, last_modified=modified)
-    if not_modified is not None:
+    if not_modified is not None:  # the member's copy is current: headers only
+        not_modified["ETag"] = etag
+        not_modified["Last-Modified"] = http_date(modified)
         not_modified["Cache-Control"] = "private, no-cache"
         return not_modified
     if doc.content is not None:
