@@ -9,7 +9,8 @@ many turni from the benchmark generator (:mod:`benchmarks.data`), then measures:
 
 - **verbale** (``--sizes``): a closed turno's Verbale PDF through the test client, the first
   request (render and store) against the next ones (the stored file), a conditional GET (304),
-  and a static file of the same size served by the same stack (WhiteNoise, same client);
+  and a static file of the same size served by the same stack, same client: by WhiteNoise (the
+  project's static files) and by Django's ``static.serve`` view behind every middleware;
 - **export_verbali** (``--sizes``): the command in its own process with ``--jobs 1`` and
   ``--jobs 2``, nothing stored beforehand (every Verbale rendered): wall time, the peak RSS of the
   largest process (``ru_maxrss`` of the children) and the peak of the sum over the process tree
@@ -171,6 +172,20 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
     _s, static_response, static_body = get(static_client, static_url)
     assert static_response.status_code == 200 and static_body == body, static_response
     static = [get(static_client, static_url)[0] for _ in range(repeat)]
+    # the same file through the whole Django stack (every middleware and a view): static.serve
+    from django.urls import clear_url_caches, path
+    from django.views.static import serve
+
+    from kingclub import urls
+
+    urls.urlpatterns.append(
+        path("bench-static/<path:path>", serve, {"document_root": str(floor_path.parent)})
+    )
+    clear_url_caches()
+    view_client = Client()
+    _s, view_response, view_body = get(view_client, "/bench-static/floor.pdf")
+    assert view_response.status_code == 200 and view_body == body, view_response
+    view = [get(view_client, "/bench-static/floor.pdf")[0] for _ in range(repeat)]
 
     def ms(values: list[float]) -> float:
         return round(statistics.median(values) * 1000, 2)
@@ -182,7 +197,9 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
         "second_median_ms": ms(seconds),
         "not_modified_median_ms": ms(not_modified),
         "static_median_ms": ms(static),
+        "static_view_median_ms": ms(view),
         "second_over_static": round(statistics.median(seconds) / statistics.median(static), 2),
+        "second_over_static_view": round(statistics.median(seconds) / statistics.median(view), 2),
         "first_over_second": round(first / statistics.median(seconds), 1),
         "samples": repeat,
     }

@@ -201,7 +201,7 @@ def _store(source: Source, kind: str, version: str, content: bytes) -> StoredDoc
             except Exception:
                 default_storage.delete(doc.file.name)
                 raise
-            _delete_files(n for _pk, n in old)
+            _delete_files(n for _pk, n in old if n != doc.file.name)  # never the new file
     except IntegrityError:  # another request stored it at the same moment: serve ours
         return None
     return doc
