@@ -83,6 +83,27 @@ def test_a_closed_verbale_is_rendered_once_and_served_from_storage(client, seaso
     assert default_storage.open(stored.file.name).read() == body
 
 
+def test_a_stored_file_gone_from_storage_is_rendered_and_kept_again(
+    client, season, django_capture_on_commit_callbacks
+):
+    turno = first_closed(season)
+    url = reverse("scoring:turno_pdf", args=[turno.pk])
+    first = client.get(url)
+    name = StoredDocument.objects.get(turno=turno).file.name
+    default_storage.delete(name)  # the media folder lost the file: same version, same name
+    with counting("verbale_pdf") as renderer:
+        with django_capture_on_commit_callbacks(execute=True):
+            second = client.get(url)
+        third = client.get(url)
+        assert renderer.call_count == 1
+    assert second.status_code == third.status_code == 200
+    stored = StoredDocument.objects.get(turno=turno)
+    assert default_storage.exists(stored.file.name)  # the old row's cleanup spared it
+    assert b"".join(third.streaming_content) == second.content
+    assert second["ETag"] == f'"{hashlib.sha256(second.content).hexdigest()}"'
+    assert first.status_code == 200
+
+
 def test_conditional_get_answers_304(client, season):
     turno = first_closed(season)
     url = reverse("scoring:turno_pdf", args=[turno.pk])
