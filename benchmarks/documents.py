@@ -211,7 +211,7 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
 
 def prepare(size: int, args: argparse.Namespace) -> tuple[dict[str, str], dict[str, Any]]:
     """A fresh database holding one season of ``size`` turni; the Verbale request measures."""
-    url = fresh_database(args.backend, SQLITE_PATH, args.postgres_url)
+    url = fresh_database(args.backend, args.sqlite_path, args.postgres_url)
     media = tempfile.mkdtemp(prefix="kingbench-media-")
     env = {**os.environ, "DATABASE_URL": url, "MEDIA_ROOT": media}
     env.setdefault("DJANGO_SETTINGS_MODULE", "kingclub.settings")
@@ -296,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         default=os.environ.get("KINGBENCH_DOCS_POSTGRES_URL", POSTGRES_URL),
         help="the database dropped and recreated for each size (default: %(default)s)",
     )
+    p.add_argument("--sqlite-path", default=SQLITE_PATH, help="with --backend sqlite")
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
     p.add_argument("--repeat", type=int, default=20, help="requests per median")
     p.add_argument("--out", default="", help="write the results as JSON here too")
@@ -314,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     ensure_data(sizes + interchange_sizes, Path(args.data_dir), log=log)
     results: dict[str, Any] = {
         "backend": args.backend,
-        "database": args.postgres_url if args.backend == "postgres" else SQLITE_PATH,
+        "database": args.postgres_url if args.backend == "postgres" else args.sqlite_path,
         "cpus": os.cpu_count(),
         "loadavg_start": loadavg(),
         "sizes": {},
