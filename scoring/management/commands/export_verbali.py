@@ -21,7 +21,7 @@ from django.db import connections
 from django.utils import translation
 
 from scoring.exports import classifica_basename
-from scoring.exports.pdf import classifica_pdf
+from scoring.exports.pdf import classifica_pdf, print_setup
 from scoring.exports.xlsx import classifica_xlsx
 from scoring.models import Season, Turno
 from scoring.services.documents import verbale_document
@@ -164,6 +164,8 @@ class Command(BaseCommand):
             for task in tasks:
                 yield export_turno(*task)
             return
+        if "pdf" in tasks[0][1]:
+            print_setup()  # fonts and print.css once, here: every forked worker inherits them
         connections.close_all()  # forked workers must not share the parent's connection
         context = multiprocessing.get_context("fork")
         with context.Pool(min(jobs, len(tasks)), maxtasksperchild=TASKS_PER_WORKER) as pool:
