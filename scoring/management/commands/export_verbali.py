@@ -16,6 +16,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from django.db import connections
 from django.utils import translation
@@ -125,7 +126,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         bar = ProgressBar(len(ids) + 1, self.stderr)
         written: list[Path] = []
-        lang = translation.get_language() or "it"
+        lang = settings.LANGUAGE_CODE  # the club's language: a command has no request's
         tasks = [(pk, formats, str(target), lang) for pk in ids]
         try:
             for i, paths in enumerate(self._run(tasks, options["jobs"]), start=1):
