@@ -890,3 +890,40 @@ class NewsMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} → {self.to}"
+
+
+def _document_path(instance: StoredDocument, filename: str) -> str:
+    return f"documents/turni/{instance.turno_id}/{filename}"
+
+
+class StoredDocument(models.Model):
+    """A closed turno's Verbale (PDF or XLSX, in one language) rendered once and kept in file
+    storage. ``version`` is the fingerprint of everything the document shows: a reopen, a
+    correction or a recompute changes it, and the next request renders again."""
+
+    PDF = "pdf"
+    XLSX = "xlsx"
+    KIND_CHOICES = [(PDF, "PDF"), (XLSX, "XLSX")]
+
+    turno = models.ForeignKey(
+        Turno, on_delete=models.CASCADE, related_name="documents", verbose_name=_("turno")
+    )
+    kind = models.CharField(_("formato"), max_length=8, choices=KIND_CHOICES)
+    language = models.CharField(_("lingua"), max_length=16)
+    version = models.CharField(_("versione"), max_length=64)
+    file = models.FileField(_("file"), upload_to=_document_path, max_length=255)
+    etag = models.CharField(_("impronta"), max_length=64)  # sha256 of the bytes
+    size = models.PositiveIntegerField(_("dimensione"))
+    created_at = models.DateTimeField(_("generato il"))
+
+    class Meta:
+        verbose_name = _("documento conservato")
+        verbose_name_plural = _("documenti conservati")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["turno", "kind", "language"], name="stored_document_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.turno} {self.kind} {self.language}"

@@ -105,3 +105,9 @@ def _ledger_replays(request):
         assert not found, "the ledger differs from the replay:\n" + "\n".join(
             str(d) for d in found[:30]
         )
+
+
+@pytest.fixture(autouse=True)
+def _media_root(settings, tmp_path_factory):
+    """Stored documents go to a folder of the test's own, never into the project."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,17 +57,43 @@ def _stylesheet() -> Path:
     return Path(found).resolve()
 
 
+@dataclass(frozen=True)
+class PrintSetup:
+    """What every PDF shares: the fonts, the parsed ``print.css`` and the URL fetcher."""
+
+    fonts: FontConfiguration
+    stylesheet: CSS
+    fetcher: LocalFetcher
+    base_url: str
+
+
+_print_setup: PrintSetup | None = None
+
+
+def print_setup() -> PrintSetup:
+    """One :class:`FontConfiguration` and one parsed stylesheet per process, built at first use
+    (parsing ``print.css`` and loading its fonts took a good part of every render)."""
+    global _print_setup
+    if _print_setup is None:
+        css_path = _stylesheet()
+        fetcher = LocalFetcher([FONT_DIR, css_path.parent])
+        fonts = FontConfiguration()
+        stylesheet = CSS(filename=str(css_path), font_config=fonts, url_fetcher=fetcher)
+        _print_setup = PrintSetup(fonts, stylesheet, fetcher, css_path.parent.as_uri() + "/")
+    return _print_setup
+
+
 def render_pdf(template: str, context: Mapping[str, Any]) -> bytes:
     """Render a document template to PDF bytes with the print stylesheet and embedded fonts."""
-    css_path = _stylesheet()
-    fetcher = LocalFetcher([FONT_DIR, css_path.parent])
-    fonts = FontConfiguration()
+    setup = print_setup()
     html = render_to_string(template, dict(context))
-    stylesheet = CSS(filename=str(css_path), font_config=fonts, url_fetcher=fetcher)
-    document = HTML(string=html, base_url=css_path.parent.as_uri() + "/", url_fetcher=fetcher)
+    document = HTML(string=html, base_url=setup.base_url, url_fetcher=setup.fetcher)
     # PDF/UA-1: tagged (headings, tables, reading order), the title and language in the metadata
     return document.write_pdf(
-        stylesheets=[stylesheet], font_config=fonts, pdf_variant=PDF_VARIANT, pdf_tags=True
+        stylesheets=[setup.stylesheet],
+        font_config=setup.fonts,
+        pdf_variant=PDF_VARIANT,
+        pdf_tags=True,
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ from scoring.rules.systems import is_generic, systems
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.games import game_differences
+from scoring.services.jsonstream import Stream, materialize
 
 BACKUP_FORMAT = "kingclub/v2-backup"
 USER_FIELDS = (
@@ -58,6 +59,15 @@ MAX_PROBLEMS = 50  # a broken file is named by its first problems, not by a mill
 def club_models() -> list[type[models.Model]]:
     """Every table of the ledger (the history tables included), in a fixed order."""
     return sorted(apps.get_app_config("scoring").get_models(), key=lambda m: m._meta.label_lower)
+
+
+# Derived from the ledger and kept only to serve faster: not part of a backup.
+NOT_BACKED_UP = {"scoring.storeddocument"}
+
+
+def backed_up_models() -> list[type[models.Model]]:
+    """The tables a backup holds: every table of the ledger but the stored documents."""
+    return [m for m in club_models() if m._meta.label_lower not in NOT_BACKED_UP]
 
 
 def _columns(model: type[models.Model]) -> list[models.Field]:
@@ -82,8 +92,10 @@ def _dump(field: models.Field, value: Any, usernames: dict[int, str]) -> Any:
     return value
 
 
-def backup_document() -> dict[str, Any]:
-    """The whole club as one JSON-ready document (see the module's docstring)."""
+def backup_stream() -> dict[str, Any]:
+    """The whole club as a JSON-ready document whose table rows are :class:`Stream` objects
+    read from the database in chunks (write it with :func:`jsonstream.write_json`): memory
+    does not grow with the number of turni."""
     User = get_user_model()
     usernames = dict(User.objects.values_list("pk", "username"))
     users = []
@@ -95,16 +107,26 @@ def backup_document() -> dict[str, Any]:
         row["groups"] = sorted(g.name for g in user.groups.all())
         users.append(row)
     tables = {}
-    for model in club_models():
+    for model in backed_up_models():
         fields = _columns(model)
-        rows = model._base_manager.order_by("pk").values_list(*[f.attname for f in fields])
         tables[model._meta.label_lower] = {
             "columns": [f.name for f in fields],
-            "rows": [
-                [_dump(f, v, usernames) for f, v in zip(fields, r, strict=True)] for r in rows
-            ],
+            "rows": Stream(_rows(model, fields, usernames)),
         }
     return {"format": BACKUP_FORMAT, "users": users, "tables": tables}
+
+
+def _rows(
+    model: type[models.Model], fields: list[models.Field], usernames: dict[int, str]
+) -> Iterator[list[Any]]:
+    rows = model._base_manager.order_by("pk").values_list(*[f.attname for f in fields])
+    for r in rows.iterator(chunk_size=2000):
+        yield [_dump(f, v, usernames) for f, v in zip(fields, r, strict=True)]
+
+
+def backup_document() -> dict[str, Any]:
+    """The whole club as one JSON-ready document (see the module's docstring)."""
+    return materialize(backup_stream())
 
 
 # -- restore ----------------------------------------------------------------------------------
@@ -282,7 +304,7 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
     if not isinstance(data, dict):
         problems.add("BACKUP_TABLES", "tables: deve essere un oggetto", field="tables")
         return []
-    known = {m._meta.label_lower: m for m in club_models()}
+    known = {m._meta.label_lower: m for m in backed_up_models()}
     for label in data:
         if label not in known:
             problems.add("BACKUP_TABLE_UNKNOWN", f"tabella sconosciuta: {label!r:.60}", field=label)

@@ -578,21 +578,30 @@ def game_season_import(
     return season
 
 
-def game_season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
-    """A generic season as a ``kingclub/v1`` input document: its closed turni, in date order."""
-    qs = Turno.objects.filter(season=season)
-    if not include_open:
-        qs = qs.filter(status=Turno.CHIUSO)
+def game_season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """A generic season as a ``kingclub/v1`` input document whose turni are a ``Stream`` read
+    batch by batch (see :func:`scoring.services.interchange.season_export_stream`)."""
+    from scoring.services.interchange import turni_in_batches
+    from scoring.services.jsonstream import Stream
+
     roster = list(
         Enrollment.objects.filter(season=season)
         .order_by("player__name")
         .values_list("player__name", flat=True)
     )
+    turni = turni_in_batches(season, include_open, game_turni)
     return {
         "format": "kingclub/v1",
         "ruleset": season.ruleset_code,
         "season": season.name,
         "roster": roster,
         "rules": season.rules,
-        "turni": [game_record(t) for t in game_turni(qs).order_by("giornata__date", "number")],
+        "turni": Stream(game_record(t) for t in turni),
     }
+
+
+def game_season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """A generic season as a ``kingclub/v1`` input document: its closed turni, in date order."""
+    from scoring.services.jsonstream import materialize
+
+    return materialize(game_season_export_stream(season=season, include_open=include_open))

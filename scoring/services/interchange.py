@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring.models import (
@@ -34,12 +36,14 @@ from scoring.rules.interchange import (
     loads,
     parse_document,
     score_document,
+    turno_to_input,
 )
 from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.text import TextError, clean_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.history import history_for_import
+from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.season import season_create, standings_refresh
 
 
@@ -345,24 +349,48 @@ def _import_turni(
     history_for_import(turno_ids, user=closed_by, when=now)
 
 
-def season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
-    """The season as a ``kingclub/v1`` input document: its closed turni, in date order."""
-    if season.is_generic:
-        from scoring.services.games import game_season_export
+EXPORT_BATCH = 200  # turni loaded at a time by the streaming export
 
-        return game_season_export(season=season, include_open=include_open)
+
+def _turni_in_order(season: Season, include_open: bool) -> QuerySet[Turno]:
     qs = Turno.objects.filter(season=season)
     if not include_open:
         qs = qs.filter(status=Turno.CHIUSO)
-    turni = [
-        turno_record(t) for t in turno_with_everything(qs.order_by("giornata__date", "number"))
-    ]
+    return qs.order_by("giornata__date", "number", "pk")
+
+
+def turni_in_batches(
+    season: Season, include_open: bool, load: Callable[[QuerySet[Turno]], QuerySet[Turno]]
+) -> Iterator[Turno]:
+    """The season's turni in date order, loaded :data:`EXPORT_BATCH` at a time with ``load``
+    (which adds the prefetches): memory holds one batch, whatever the season's size."""
+    ids = _turni_in_order(season, include_open).values_list("pk", flat=True)
+    for chunk in batched(ids.iterator(chunk_size=2000), EXPORT_BATCH):
+        batch = Turno.objects.filter(pk__in=chunk).order_by("giornata__date", "number", "pk")
+        yield from load(batch)
+
+
+def season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """The season as a ``kingclub/v1`` input document whose turni are a :class:`Stream` read
+    from the database batch by batch (write it with :func:`jsonstream.write_json`)."""
+    if season.is_generic:
+        from scoring.services.games import game_season_export_stream
+
+        return game_season_export_stream(season=season, include_open=include_open)
     roster = list(
         Enrollment.objects.filter(season=season)
         .order_by("player__name")
         .values_list("player__name", flat=True)
     )
-    return input_document(season.name, roster, turni, season.ruleset_code)
+    doc = input_document(season.name, roster, [], season.ruleset_code)
+    turni = turni_in_batches(season, include_open, turno_with_everything)
+    doc["turni"] = Stream(turno_to_input(turno_record(t)) for t in turni)
+    return doc
+
+
+def season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """The season as a ``kingclub/v1`` input document: its closed turni, in date order."""
+    return materialize(season_export_stream(season=season, include_open=include_open))
 
 
 LEGACY_BACKUP_FORMAT = "kingclub/v1-backup"  # written until 2026-11: seasons as kingclub/v1

@@ -2,31 +2,31 @@
 
 Thin: load the rows from :mod:`scoring.verbale`, call the pure renderer, return the bytes.
 Public read-only like the other members' pages; an open turno's Verbale is marked as a draft.
+A closed turno's Verbale is rendered once and kept (:mod:`scoring.services.documents`).
 """
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
-from scoring.exports import classifica_basename, games, verbale_basename
+from scoring.exports import classifica_basename, games
 from scoring.exports.csv import CONTENT_TYPE as CSV
 from scoring.exports.csv import rows_csv, table_csv
-from scoring.exports.pdf import classifica_pdf, verbale_pdf
-from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
+from scoring.exports.pdf import classifica_pdf
+from scoring.exports.xlsx import classifica_xlsx
 from scoring.filters import TurnoFilter
-from scoring.models import Season, Turno
+from scoring.models import Season, StoredDocument, Turno
 from scoring.permissions import members_view
 from scoring.publishing import require_published
-from scoring.selectors import season_turni, turno_with_everything
-from scoring.services.games import game_turni
+from scoring.selectors import season_turni
+from scoring.services.documents import PDF, XLSX, verbale_document
 from scoring.tables import ClassificaTable, TurniTable
-from scoring.verbale import Verbale, classifica, classifica_as_of, last_closed_date, verbale
-
-PDF = "application/pdf"
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+from scoring.verbale import classifica, last_closed_date
 
 
 def _document(content: bytes, content_type: str, filename: str, *, inline: bool) -> HttpResponse:
@@ -37,43 +37,51 @@ def _document(content: bytes, content_type: str, filename: str, *, inline: bool)
     return response
 
 
-def _load(pk: int) -> tuple[Turno, Verbale]:
-    turno = get_object_or_404(turno_with_everything(Turno.objects.filter(pk=pk)))
-    return turno, verbale(turno)
-
-
 def series_labels(season: Season) -> dict[str, str]:
     return {s.code: s.label for s in season.ruleset.series}
 
 
-def _generic(request: HttpRequest, pk: int) -> Turno | None:
-    """The turno when its game is kept by the generic ledger (its own documents), else None."""
+def _verbale(request: HttpRequest, pk: int, kind: str, *, inline: bool) -> HttpResponse:
+    """A turno's Verbale: a closed turno's from file storage (rendered at its first request),
+    with a strong ETag and Last-Modified, 304 when the member's copy is current; an open
+    turno's (a draft) rendered at every request and never stored."""
     turno = get_object_or_404(Turno.objects.select_related("season"), pk=pk)
     require_published(request, turno.season)
-    return game_turni(Turno.objects.filter(pk=pk)).get() if turno.season.is_generic else None
+    doc = verbale_document(pk, kind)
+    if doc.stored is None:
+        return _document(doc.read(), doc.content_type, doc.filename, inline=inline)
+    etag = f'"{doc.stored.etag}"'
+    modified = int(doc.stored.created_at.timestamp())
+    not_modified = get_conditional_response(request, etag=etag, last_modified=modified)
+    if not_modified is not None:  # the member's copy is current: headers only
+        not_modified["ETag"] = etag
+        not_modified["Last-Modified"] = http_date(modified)
+        not_modified["Cache-Control"] = "private, no-cache"
+        return not_modified
+    if doc.content is not None:
+        response = _document(doc.content, doc.content_type, doc.filename, inline=inline)
+    else:
+        response = FileResponse(
+            doc.stored.file.open("rb"),
+            content_type=doc.content_type,
+            as_attachment=not inline,
+            filename=doc.filename,
+        )
+        response["Content-Length"] = str(doc.stored.size)
+        response["Cache-Control"] = "private, no-cache"
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    return response
 
 
 @members_view
 def turno_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    if (generic := _generic(request, pk)) is not None:
-        gv = games.verbale_rows(generic)
-        name = games.basename(gv)
-        return _document(games.verbale_pdf(gv), PDF, f"{name}.pdf", inline=True)
-    turno, v = _load(pk)
-    content = verbale_pdf(v, series_labels=series_labels(turno.season))
-    return _document(content, PDF, f"{verbale_basename(v)}.pdf", inline=True)
+    return _verbale(request, pk, StoredDocument.PDF, inline=True)
 
 
 @members_view
 def turno_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
-    if (generic := _generic(request, pk)) is not None:
-        gv = games.verbale_rows(generic)
-        name = games.basename(gv)
-        return _document(games.verbale_xlsx(gv), XLSX, f"{name}.xlsx", inline=False)
-    turno, v = _load(pk)
-    rows = classifica_as_of(turno.season, v.date)
-    content = verbale_xlsx(v, rows, series_labels=series_labels(turno.season))
-    return _document(content, XLSX, f"{verbale_basename(v)}.xlsx", inline=False)
+    return _verbale(request, pk, StoredDocument.XLSX, inline=False)
 
 
 @members_view

@@ -1,13 +1,17 @@
-"""Write the whole club to one JSON file (``kingclub/v2-backup``): see scoring.services.backup."""
+"""Write the whole club to one JSON file (``kingclub/v2-backup``): see scoring.services.backup.
+
+Rows are read in chunks and written as they come: memory does not grow with the club's size.
+"""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.services.backup import backup_document
+from scoring.management.commands.export_season import indent_option
+from scoring.services.backup import backup_stream
+from scoring.services.jsonstream import write_json
 
 
 class Command(BaseCommand):
@@ -15,17 +19,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file")
+        indent_option(parser)
 
     def handle(self, *args, **options) -> None:
-        doc = backup_document()
+        indent = options["indent"]
+        if indent is not None and not 0 <= indent <= 8:
+            raise CommandError("--indent: from 0 to 8 spaces")
+        doc = backup_stream()
         try:
-            Path(options["file"]).write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            with Path(options["file"]).open("w", encoding="utf-8") as fh:
+                write_json(fh.write, doc, indent=indent)
         except OSError as exc:
             raise CommandError(f"cannot write {options['file']}: {exc.strerror}") from None
         tables = doc["tables"]
         self.stdout.write(
             f"backup written to {options['file']}: {len(doc['users'])} accounts, "
-            f"{len(tables['scoring.player']['rows'])} members, "
-            f"{len(tables['scoring.season']['rows'])} seasons, "
-            f"{len(tables['scoring.turno']['rows'])} turni"
+            f"{tables['scoring.player']['rows'].count} members, "
+            f"{tables['scoring.season']['rows'].count} seasons, "
+            f"{tables['scoring.turno']['rows'].count} turni"
         )

@@ -1,24 +1,35 @@
 """Write every closed Verbale di Turno of a season (PDF and Excel) and its Classifica Generale.
 
-python manage.py export_verbali 2026-27 /srv/archivio/2026-27
+python manage.py export_verbali 2026-27 /srv/archivio/2026-27 [--jobs N]
+
+Each Verbale is the stored document (:mod:`scoring.services.documents`) when it is current; the
+missing ones are rendered in a pool of ``--jobs`` processes (default: one per core), each worker
+replaced after a few turni so that memory stays flat however long the season.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import multiprocessing
+import os
+import shutil
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.db import connections
+from django.utils import translation
 
-from scoring.exports import classifica_basename, verbale_basename
-from scoring.exports.pdf import classifica_pdf, verbale_pdf
-from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
+from scoring.exports import classifica_basename
+from scoring.exports.pdf import classifica_pdf, print_setup
+from scoring.exports.xlsx import classifica_xlsx
 from scoring.models import Season, Turno
-from scoring.selectors import turno_with_everything
-from scoring.verbale import ClassificaRow, classifica, classifica_as_of, last_closed_date, verbale
+from scoring.services.documents import verbale_document
+from scoring.verbale import classifica, last_closed_date
 
 FORMATS = ("pdf", "xlsx")
+TASKS_PER_WORKER = 10  # a worker is replaced after this many turni: WeasyPrint's memory stays flat
 
 
 class ProgressBar:
@@ -43,6 +54,31 @@ class ProgressBar:
             self.out.write("")
 
 
+def export_turno(turno_id: int, formats: Sequence[str], target: str, lang: str) -> list[str]:
+    """Write one turno's Verbale in ``formats`` into ``target`` (stored documents reused,
+    missing ones rendered and stored); the paths written."""
+    written = []
+    with translation.override(lang):
+        for kind in formats:
+            doc = verbale_document(turno_id, kind)
+            path = Path(target) / doc.filename
+            if doc.content is not None:
+                path.write_bytes(doc.content)
+            else:
+                assert doc.stored is not None
+                with doc.stored.file.open("rb") as src, path.open("wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            written.append(str(path))
+    return written
+
+
+def _pooled(args: tuple[int, Sequence[str], str, str]) -> list[str]:
+    try:
+        return export_turno(*args)
+    finally:
+        connections.close_all()  # a worker keeps no connection between turni
+
+
 class Command(BaseCommand):
     help = (
         "Export every closed turno of a season as Verbale PDF and XLSX into a folder, "
@@ -58,6 +94,12 @@ class Command(BaseCommand):
             default="all",
             help="write only the PDFs or only the workbooks (default: both)",
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=os.cpu_count() or 1,
+            help="processes rendering the missing documents (default: one per core)",
+        )
 
     def handle(self, *args, **options) -> None:
         name: str = options["season"]
@@ -67,38 +109,33 @@ class Command(BaseCommand):
             raise CommandError(
                 f"stagione sconosciuta: {name!r}" + (f" (stagioni: {known})" if known else "")
             )
+        if options["jobs"] < 1:
+            raise CommandError("--jobs deve essere almeno 1")
         target = Path(options["directory"])
         try:
             target.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise CommandError(f"impossibile creare {target}: {exc.strerror}") from None
         formats = FORMATS if options["format"] == "all" else (options["format"],)
-        labels = {s.code: s.label for s in season.ruleset.series}
 
-        turni = list(
-            turno_with_everything(
-                Turno.objects.filter(season=season, status=Turno.CHIUSO)
-            ).order_by("giornata__date", "number")
+        ids = list(
+            Turno.objects.filter(season=season, status=Turno.CHIUSO)
+            .order_by("giornata__date", "number")
+            .values_list("pk", flat=True)
         )
         started = time.perf_counter()
-        bar = ProgressBar(len(turni) + 1, self.stderr)
-        as_of: dict[dt.date, list[ClassificaRow]] = {}
+        bar = ProgressBar(len(ids) + 1, self.stderr)
         written: list[Path] = []
-        for i, turno in enumerate(turni):
-            v = verbale(turno)
-            base = verbale_basename(v)
-            bar.show(i, base)
-            if "pdf" in formats:
-                written.append(
-                    self._write(target / f"{base}.pdf", verbale_pdf(v, series_labels=labels))
-                )
-            if "xlsx" in formats:
-                if v.date not in as_of:
-                    as_of[v.date] = classifica_as_of(season, v.date)
-                content = verbale_xlsx(v, as_of[v.date], series_labels=labels)
-                written.append(self._write(target / f"{base}.xlsx", content))
+        lang = settings.LANGUAGE_CODE  # the club's language: a command has no request's
+        tasks = [(pk, formats, str(target), lang) for pk in ids]
+        try:
+            for i, paths in enumerate(self._run(tasks, options["jobs"]), start=1):
+                written.extend(Path(p) for p in paths)
+                bar.show(i, Path(paths[0]).stem if paths else "")
+        except OSError as exc:
+            raise CommandError(f"impossibile scrivere in {target}: {exc.strerror}") from None
         base = classifica_basename(season.name)
-        bar.show(len(turni), base)
+        bar.show(len(ids), base)
         rows, last = classifica(season), last_closed_date(season)
         if "pdf" in formats:
             written.append(
@@ -108,13 +145,32 @@ class Command(BaseCommand):
             written.append(
                 self._write(target / f"{base}.xlsx", classifica_xlsx(season.name, rows, last))
             )
-        bar.show(len(turni) + 1, "fatto")
+        bar.show(len(ids) + 1, "fatto")
         bar.close()
         elapsed = time.perf_counter() - started
         self.stdout.write(
-            f"{len(turni)} verbali e la classifica di {season.name}: "
+            f"{len(ids)} verbali e la classifica di {season.name}: "
             f"{len(written)} file in {target} ({elapsed:.1f} s)"
         )
+
+    @staticmethod
+    def _run(tasks: list[tuple[int, Sequence[str], str, str]], jobs: int) -> Iterator[list[str]]:
+        """The turni's files in order: in this process with one job, else in a pool of forked
+        workers (the parent holds no database connection while they run)."""
+        db = connections["default"]
+        # workers see only committed rows of a database they can open: inside a transaction
+        # (a caller's atomic block) or on an in-memory SQLite, render here
+        shared = not db.in_atomic_block and not (db.vendor == "sqlite" and db.is_in_memory_db())
+        if jobs == 1 or len(tasks) <= 1 or not shared:
+            for task in tasks:
+                yield export_turno(*task)
+            return
+        if "pdf" in tasks[0][1]:
+            print_setup()  # fonts and print.css once, here: every forked worker inherits them
+        connections.close_all()  # forked workers must not share the parent's connection
+        context = multiprocessing.get_context("fork")
+        with context.Pool(min(jobs, len(tasks)), maxtasksperchild=TASKS_PER_WORKER) as pool:
+            yield from pool.imap(_pooled, tasks)
 
     @staticmethod
     def _write(path: Path, content: bytes) -> Path:

@@ -1,6 +1,12 @@
-"""Load a kingclub/v1 document into the database: all or nothing."""
+"""Load a kingclub/v1 document into the database: all or nothing.
+
+The web upload keeps its limit (``KINGCLUB_MAX_IMPORT_BYTES``); a file the administrator hands to
+this command is read whatever its size, unless ``--max-size`` sets a limit.
+"""
 
 from __future__ import annotations
+
+import re
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -8,6 +14,16 @@ from scoring.management.commands._input import read_input
 from scoring.models import Turno
 from scoring.rules import RuleViolation
 from scoring.services.interchange import read_document, season_import
+
+UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
+
+
+def size(text: str) -> int:
+    """``500000``, ``200K``, ``80M``, ``2G``: a size in bytes."""
+    match = re.fullmatch(r"\s*(\d+)\s*([KMG]?)B?\s*", text.upper())
+    if not match:
+        raise ValueError(text)
+    return int(match[1]) * UNITS[match[2]]
 
 
 class Command(BaseCommand):
@@ -17,11 +33,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
+        parser.add_argument(
+            "--max-size",
+            type=size,
+            default=None,
+            metavar="BYTES",
+            help="refuse a document larger than this (e.g. 80M; default: no limit)",
+        )
 
     def handle(self, *args, **options) -> None:
         raw = read_input(options["file"])
         try:
-            season = season_import(data=read_document(raw))
+            season = season_import(data=read_document(raw, limit=options["max_size"]))
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())

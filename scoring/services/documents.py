@@ -1,0 +1,235 @@
+"""Stored documents: a closed turno's Verbale (PDF and XLSX) rendered once, then served from
+file storage until what it shows changes.
+
+A document is keyed by the turno, its format, the language and a **version**: the SHA-256 of
+everything the renderer reads (the Verbale's row source from :mod:`scoring.verbale` or
+:func:`scoring.exports.games.verbale_rows`, the series labels, the Classifica as of the turno's
+giornata for the workbook) and of the renderer itself (its code, templates, stylesheet and
+translations). A reopen, a correction, a recompute or a renamed player changes the version, so
+the next request renders again; an open turno (a draft) is never stored.
+
+The row source is cheap next to a render (a fixed number of queries against 0.6 s of layout).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import IntegrityError, transaction
+from django.shortcuts import get_object_or_404
+from django.utils import timezone, translation
+
+from scoring.exports import games, verbale_basename
+from scoring.exports.pdf import verbale_pdf
+from scoring.exports.xlsx import verbale_xlsx
+from scoring.models import StoredDocument, Turno
+from scoring.selectors import turno_with_everything
+from scoring.services.confirmations import confirmation_lines
+from scoring.services.games import game_turni
+from scoring.verbale import classifica_as_of, verbale
+
+PDF = "application/pdf"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CONTENT_TYPES = {StoredDocument.PDF: PDF, StoredDocument.XLSX: XLSX}
+KINDS = (StoredDocument.PDF, StoredDocument.XLSX)
+
+# What the renderer is made of: a change to any of these files renders every document again.
+RENDERER_SOURCES = (
+    "scoring/exports/*.py",
+    "scoring/formatting.py",
+    "scoring/verbale.py",
+    "templates/scoring/documents/*.html",
+    "static/css/print.css",
+    "locale/*/LC_MESSAGES/django.mo",
+)
+_renderer_fingerprint: str | None = None
+
+
+def renderer_fingerprint() -> str:
+    """SHA-256 of the renderer's sources, the libraries' versions and the settings it reads
+    (computed once per process)."""
+    global _renderer_fingerprint
+    if _renderer_fingerprint is None:
+        import weasyprint
+        import xlsxwriter
+
+        digest = hashlib.sha256()
+        base = Path(settings.BASE_DIR)
+        for pattern in RENDERER_SOURCES:
+            for path in sorted(base.glob(pattern)):
+                digest.update(str(path.relative_to(base)).encode())
+                digest.update(path.read_bytes())
+        for value in (weasyprint.__version__, xlsxwriter.__version__, settings.TIME_ZONE):
+            digest.update(str(value).encode())
+        _renderer_fingerprint = digest.hexdigest()
+    return _renderer_fingerprint
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return str(value)  # Decimal, dates, lazy translations (the language is in the key)
+
+
+def fingerprint(*parts: Any) -> str:
+    text = json.dumps(parts, default=_plain, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """A turno's Verbale as the renderer reads it, and how to render it in each format."""
+
+    turno_id: int
+    closed: bool
+    basename: str
+    parts: dict[str, Callable[[], tuple[Any, ...]]]  # kind -> everything that kind shows
+    renderers: dict[str, Callable[[], bytes]]
+
+    def version(self, kind: str) -> str:
+        return fingerprint(kind, language(), renderer_fingerprint(), *self.parts[kind]())
+
+
+def language() -> str:
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+def verbale_source(turno_id: int) -> Source:
+    """The row source of a turno's Verbale (404 when there is no such turno)."""
+    head = get_object_or_404(Turno.objects.select_related("season"), pk=turno_id)
+    season = head.season
+    if season.is_generic:
+        gv = games.verbale_rows(game_turni(Turno.objects.filter(pk=turno_id)).get())
+        return Source(
+            turno_id=turno_id,
+            closed=gv.closed,
+            basename=games.basename(gv),
+            parts={StoredDocument.PDF: lambda: (gv,), StoredDocument.XLSX: lambda: (gv,)},
+            renderers={
+                StoredDocument.PDF: lambda: games.verbale_pdf(gv),
+                StoredDocument.XLSX: lambda: games.verbale_xlsx(gv),
+            },
+        )
+    turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
+    v = verbale(turno)
+    labels = {s.code: s.label for s in season.ruleset.series}
+    as_of: list[Any] = []
+
+    def classifica_rows() -> list[Any]:
+        if not as_of:
+            as_of.append(classifica_as_of(season, v.date))
+        return as_of[0]
+
+    return Source(
+        turno_id=turno_id,
+        closed=v.closed,
+        basename=verbale_basename(v),
+        parts={
+            # the players' confirmations are printed on both (issue 17): a new one is a new version
+            StoredDocument.PDF: lambda: (v, labels, confirmation_lines(turno_id)),
+            # the workbook's second sheet: the Classifica after the turno's giornata
+            StoredDocument.XLSX: lambda: (
+                v,
+                labels,
+                classifica_rows(),
+                confirmation_lines(turno_id),
+            ),
+        },
+        renderers={
+            StoredDocument.PDF: lambda: verbale_pdf(v, series_labels=labels),
+            StoredDocument.XLSX: lambda: verbale_xlsx(v, classifica_rows(), series_labels=labels),
+        },
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Document:
+    """A Verbale ready to serve: ``stored`` when kept (closed turno), ``content`` when rendered
+    by this call (both when it was rendered now and stored)."""
+
+    filename: str
+    content_type: str
+    stored: StoredDocument | None
+    content: bytes | None
+
+    def read(self) -> bytes:
+        if self.content is not None:
+            return self.content
+        assert self.stored is not None
+        with self.stored.file.open("rb") as fh:
+            return fh.read()
+
+
+def _delete_files(names: Iterable[str]) -> None:
+    names = [n for n in names if n]
+    if names:
+        transaction.on_commit(lambda: [default_storage.delete(n) for n in names])
+
+
+def forget_documents(turno_id: int) -> int:
+    """Drop a turno's stored documents (rows and files); the next request renders again."""
+    stale = list(StoredDocument.objects.filter(turno_id=turno_id).values_list("pk", "file"))
+    StoredDocument.objects.filter(pk__in=[pk for pk, _name in stale]).delete()
+    _delete_files(name for _pk, name in stale)
+    return len(stale)
+
+
+def _store(source: Source, kind: str, version: str, content: bytes) -> StoredDocument | None:
+    lang = language()
+    name = f"{kind}-{lang}-{version[:16]}.{kind}"
+    try:
+        with transaction.atomic():
+            old = list(
+                StoredDocument.objects.select_for_update()
+                .filter(turno_id=source.turno_id, kind=kind, language=lang)
+                .values_list("pk", "file")
+            )
+            StoredDocument.objects.filter(pk__in=[pk for pk, _name in old]).delete()
+            doc = StoredDocument(
+                turno_id=source.turno_id,
+                kind=kind,
+                language=lang,
+                version=version,
+                etag=hashlib.sha256(content).hexdigest(),
+                size=len(content),
+                created_at=timezone.now(),
+            )
+            doc.file.save(name, ContentFile(content), save=False)
+            try:
+                doc.save()
+            except Exception:
+                default_storage.delete(doc.file.name)
+                raise
+            _delete_files(n for _pk, n in old if n != doc.file.name)  # never the new file
+    except IntegrityError:  # another request stored it at the same moment: serve ours
+        return None
+    return doc
+
+
+def verbale_document(turno_id: int, kind: str, *, source: Source | None = None) -> Document:
+    """The Verbale of a turno in ``kind`` (``pdf`` or ``xlsx``): the stored file when it is
+    current, else rendered now (and stored when the turno is closed)."""
+    source = source or verbale_source(turno_id)
+    filename = f"{source.basename}.{kind}"
+    content_type = CONTENT_TYPES[kind]
+    if not source.closed:
+        if StoredDocument.objects.filter(turno_id=turno_id).exists():
+            forget_documents(turno_id)  # reopened: what was stored is no longer the Verbale
+        return Document(filename, content_type, None, source.renderers[kind]())
+    version = source.version(kind)
+    stored = StoredDocument.objects.filter(
+        turno_id=turno_id, kind=kind, language=language()
+    ).first()
+    current = stored is not None and stored.version == version
+    if current and default_storage.exists(stored.file.name):
+        return Document(filename, content_type, stored, None)
+    content = source.renderers[kind]()
+    return Document(filename, content_type, _store(source, kind, version, content), content)
