@@ -76,7 +76,7 @@ RULES_TESTS = {
 # locks.py is left out: its lock and retry paths only act on PostgreSQL, which the SQLite runs
 # here cannot exercise (tests/integration/test_concurrency.py proves them on PostgreSQL)
 SERVICES_TESTS = {
-    "turni.py": ["tests/integration/test_ledger.py"],
+    "turni.py": ["tests/integration/test_services.py", "tests/integration/test_ledger.py"],
     "season.py": ["tests/integration/test_season_edges.py", "tests/integration/test_ledger.py"],
     "bulk.py": ["tests/integration/test_bulk.py", "tests/integration/test_ledger.py"],
     "ledger.py": ["tests/integration/test_ledger.py", "tests/integration/test_history.py"],
