@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         _shoot(page, args.base, f"/turni/{t['closed']}/", "verbale")
         _shoot(page, args.base, f"/giocatori/{t['player']}/", "giocatore")
         _shoot(page, args.base, "/live/", "scoreboard")
-        _shoot(page, args.base, "/albo/", "albo-doro")
+        _shoot(page, args.base, "/albo/", "albo-doro", full=True)
         _login(page, args.base, "segretario", "segretario-kingclub")
         live = f"/segreteria/turni/{t['open']}/"
         _shoot(page, args.base, live, "turno-live")

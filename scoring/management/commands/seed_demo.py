@@ -19,6 +19,7 @@ from scoring.demo_games import game_season
 from scoring.models import Giornata, Player, Season
 from scoring.rules.simulator import simulate_turno
 from scoring.services.interchange import season_import
+from scoring.services.seasons_close import season_close
 from scoring.services.turni import smazzata_record, turno_start
 
 DEMO_GAMES = [
@@ -64,7 +65,13 @@ class Command(BaseCommand):
             # played by the demo's own members
             hand = Path(settings.BASE_DIR) / "fixtures" / "season-hand.json"
             previous = renamed(json.loads(hand.read_text(encoding="utf-8")), HAND_TO_DEMO)
-            season_import(data=previous, current=False)
+            last = season_import(data=previous, current=False)
+            # ... and closed, as a club closes a season: its Classifica is final (albo d'oro)
+            season_close(
+                season=last,
+                user=get_user_model().objects.filter(username="segretario").first(),
+                reason="stagione conclusa",
+            )
             start, name = demo_calendar(
                 options["today"] or timezone.localdate(), options["giornate"]
             )
