@@ -9,8 +9,8 @@ the turno: the TV shows the places, ratios, titles, series moves and the Classif
 
 from __future__ import annotations
 
-import random
 import os
+import random
 import shutil
 import time
 from pathlib import Path
