@@ -39,6 +39,7 @@ RULES_TESTS = {
         "tests/rules/test_smazzata.py",
         "tests/rules/test_ruleset_edges.py",
         "tests/rules/test_boundaries.py",
+        "tests/rules/test_ruleset_shape.py",
     ],
     "play.py": [
         "tests/rules/test_play.py",
@@ -64,7 +65,7 @@ RULES_TESTS = {
         "tests/rules/test_full_turno.py",
         "tests/rules/test_boundaries.py",
     ],
-    "simulator.py": ["tests/rules/test_simulator.py"],
+    "simulator.py": ["tests/rules/test_simulator.py", "tests/rules/test_boundaries.py"],
     "systems.py": ["tests/rules/test_systems.py", "tests/rules/test_boundaries.py"],
     "caf_system.py": ["tests/rules/test_systems.py"],
     "problems.py": [
@@ -97,6 +98,18 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations", "-k", "not demo_club_
 
 # mutant id -> why no test can tell it from the original (judged by reading the code)
 EQUIVALENT: dict[str, str] = {
+    "scoring/rules/season.py:95:12:constant:0": (
+        "Coppa Italia: at a table of 3 the third place is the last (`order[2] != last` is "
+        "false), so `n >= 3` and `n >= 4` give the same titles"
+    ),
+    "scoring/rules/simulator.py:116:34:compare:0": (
+        "trick winner: two cards of the same suit never have the same rank in one deck, so "
+        "`rank > best_rank` and `rank >= best_rank` pick the same card"
+    ),
+    "scoring/rules/systems.py:215:18:constant:0": (
+        "the registry's `_loaded` flag only spares re-importing: `import_module` of a loaded "
+        "module returns it from sys.modules without running it (nothing registers twice)"
+    ),
     "scoring/services/interchange.py:100:15:constant:0": (
         "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "
         "a chunk of 500 or 501 turni writes the same rows"

@@ -180,3 +180,65 @@ def test_a_penalita_of_zero_points_is_refused_one_point_is_not(points, refused):
     )
     codes = [p.code for p in check_penalties_and_sanctions(turno)]
     assert codes == (["PENALTY_POINTS"] if refused else [])
+
+
+def test_a_turno_with_a_broken_header_is_not_complete():
+    from scoring.rules import score_turno
+
+    duplicate = TurnoRecord(players=("Anna", "Anna", "Bruno", "Carla"), first_dealer="Anna")
+    score = score_turno(caf(), duplicate, require_complete=False)
+    assert (score.complete, score.places, score.ratios) == (False, None, None)
+    assert "PLAYER_DUPLICATE" in [p.code for p in score.problems]
+
+
+def test_the_figures_of_a_turno_count_every_call_and_every_point():
+    import random
+
+    from scoring.rules import score_turno
+    from scoring.rules.simulator import simulate_turno
+
+    record = simulate_turno(caf(), PLAYERS, random.Random(4), first_dealer="Anna")
+    score = score_turno(caf(), record, require_complete=True)
+    figures = score.player_figures()
+    for p in PLAYERS:
+        calls = [sm for sm in score.smazzate if sm.caller == p]
+        assert figures[p]["calls"] == len(calls)
+        assert figures[p]["forced"] == sum(sm.forced for sm in calls)
+        assert figures[p]["scazzate"] == sum(sm.scazzata for sm in calls)
+        assert figures[p]["cappotti"] == sum(sm.cappotto == p for sm in score.smazzate)
+        assert sum(pts for pts, _n in figures[p]["games"].values()) == score.totals[p]
+        assert sum(n for _pts, n in figures[p]["games"].values()) == len(score.smazzate)
+
+
+def test_a_standings_average_is_over_turni_and_absences():
+    from decimal import Decimal
+
+    from scoring.rules.records import Standing
+
+    def standing(score, turni, absences):
+        return Standing("Anna", Decimal(score), "A", turni, absences, {})
+
+    assert standing("10.00", 2, 1).average == Decimal("3.33")
+    assert standing("-1.00", 0, 3).average == Decimal("-0.33")
+    assert standing("0", 0, 0).average is None
+
+
+def test_a_simulated_turno_is_the_first_table_of_its_day_unless_told():
+    import random
+
+    from scoring.rules.simulator import simulate_turno
+
+    assert simulate_turno(caf(), PLAYERS, random.Random(1)).number == 1
+    assert simulate_turno(caf(), PLAYERS, random.Random(1), number=3).number == 3
+
+
+def test_a_played_domino_deal_cannot_be_changed_afterwards():
+    import random
+
+    from scoring.rules.simulator import deal, play_domino
+
+    rng = random.Random(2)
+    game = play_domino(PLAYERS, "Anna", deal(caf(), PLAYERS, rng), rng)
+    assert game.left[game.winner] == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.winner = "Bruno"  # type: ignore[misc]

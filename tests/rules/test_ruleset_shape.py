@@ -116,3 +116,57 @@ def test_the_season_state_round_trips_through_its_dict():
     state = SeasonState({"Anna": "A", "Bruno": "B"}, {"Anna": 2})
     assert state.to_dict() == {"series": {"Anna": "A", "Bruno": "B"}, "streak": {"Anna": 2}}
     assert SeasonState.from_dict(state.to_dict()) == state
+
+
+def test_a_game_name_must_have_visible_text():
+    assert _refused(lambda d: d["games"]["NJ"].update(name="   ")) == (
+        "games.NJ.name: un testo di al massimo 60 caratteri"
+    )
+
+
+def test_a_game_code_has_at_most_sixteen_characters():
+    def rename(code):
+        def edit(d):
+            d["games"][code] = d["games"].pop("NJ")
+            d["game_order"] = [code if c == "NJ" else c for c in d["game_order"]]
+
+        return edit
+
+    assert "X" * 16 in _read(rename("X" * 16)).games
+    assert _refused(rename("X" * 17)) == f"games.{'X' * 17}: codice di gioco non valido"
+
+
+def test_a_rule_set_without_decks_is_refused():
+    assert _refused(lambda d: d.update(decks={})) == "decks: un oggetto giocatori → carte tolte"
+
+
+@pytest.mark.parametrize(("places", "ok"), [(0, True), (4, True), (5, False), (-1, False)])
+def test_the_ratio_has_zero_to_four_decimals(places, ok):
+    def edit(d):
+        d["ratio"]["places"] = places
+
+    if ok:
+        assert _read(edit).ratio_places == places
+    else:
+        assert _refused(edit) == "ratio.places: un intero tra 0 e 4"
+
+
+def test_each_series_has_its_label():
+    assert [caf().series_label(c) for c in ("A", "ECC")] == ["Serie A", "Eccellenza"]
+
+
+def test_a_cards_left_game_without_winner_points_gives_the_winner_zero():
+    from scoring.rules.turno import score_smazzata
+
+    def edit(d):
+        d["games"]["DOMINO"].pop("winner_points")
+
+    rules = _read(edit)
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    result = {"Anna": 0, "Bruno": 3, "Carla": 5, "Dario": 5}
+    with_points = score_smazzata(caf(), players, "DOMINO", "Anna", True, result)
+    without = score_smazzata(rules, players, "DOMINO", "Anna", True, result)
+    assert with_points.points["Anna"] == 7 and without.points["Anna"] == 0
+    assert {p: without.points[p] for p in players[1:]} == {
+        p: with_points.points[p] for p in players[1:]
+    }
