@@ -174,21 +174,22 @@ def _longest_streak(caf: list[int], names: dict[int, str]) -> Record:
     return Record("STREAK", best, holders, max(0, len(top) - HOLDERS_SHOWN))
 
 
-def albo_doro() -> AlboDoro:
+def albo_doro(*, published_only: bool = False) -> AlboDoro:
     """Every season's champion (the provisional leader of a season still open), its Scudetti,
     Coppe dei Campioni and Intercontinentali, and the club's records, in a fixed number of
-    queries."""
-    seasons = list(Season.objects.order_by("-created_at", "-name"))
+    queries. ``published_only``: the seasons the public may see (issue 17, publishing)."""
+    visible = Season.objects.filter(published=True) if published_only else Season.objects.all()
+    seasons = list(visible.order_by("-created_at", "-name"))
     names = {s.pk: s.name for s in seasons}
     by_pk = {s.pk: SeasonHonours(season=s) for s in seasons}
     for sid, pid, name, score, scudetti in (
-        Standing.objects.filter(place=1)
+        Standing.objects.filter(place=1, season_id__in=list(by_pk))
         .order_by("season_id", "-scudetti", "player__name")
         .values_list("season_id", "player_id", "player__name", "score", "scudetti")
     ):
         by_pk[sid].champions.append(Champion(pid, name, score, scudetti))
     for sid, n in (
-        Turno.objects.filter(status=Turno.CHIUSO)
+        Turno.objects.filter(status=Turno.CHIUSO, season_id__in=list(by_pk))
         .order_by()
         .values_list("season_id")
         .annotate(n=Count("id"))
@@ -196,7 +197,7 @@ def albo_doro() -> AlboDoro:
         by_pk[sid].turni = n
     per: dict[tuple[int, str], list[Winner]] = defaultdict(list)
     for sid, code, pid, name, n in (
-        TitleAward.objects.filter(code__in=HONOURS)
+        TitleAward.objects.filter(code__in=HONOURS, season_id__in=list(by_pk))
         .order_by()
         .values_list("season_id", "code", "player_id", "player__name")
         .annotate(n=Count("id"))
@@ -283,19 +284,21 @@ class MemberHistory:
         return [(c, self.titles[c]) for c in TITLE_ORDER if self.titles.get(c)]
 
 
-def member_history(player: Player) -> MemberHistory:
-    """A member's every season (newest first), in five queries whatever their number."""
+def member_history(player: Player, *, published_only: bool = False) -> MemberHistory:
+    """A member's every season (newest first), in five queries whatever their number.
+    ``published_only``: the seasons the public may see (issue 17, publishing)."""
     rows: dict[int, MemberSeason] = {}
+    visible = Season.objects.filter(published=True) if published_only else Season.objects.all()
     seasons = {
         s.pk: s
-        for s in Season.objects.filter(
+        for s in visible.filter(
             Q(enrollments__player=player) | Q(standings__player=player)
         ).distinct()
     }
     for s in seasons.values():
         rows[s.pk] = MemberSeason(season=s)
     for sid, place, score, turni, absences, titles, series in Standing.objects.filter(
-        player=player
+        player=player, season_id__in=list(rows)
     ).values_list("season_id", "place", "score", "turni", "absences", "titles", "series"):
         m = rows[sid]
         m.place, m.score, m.turni, m.absences = place, score, turni, absences
@@ -308,7 +311,9 @@ def member_history(player: Player) -> MemberHistory:
     ):
         rows[sid].of = n
     for sid, before, after in (
-        Seat.objects.filter(player=player, turno__status=Turno.CHIUSO)
+        Seat.objects.filter(
+            player=player, turno__status=Turno.CHIUSO, turno__season_id__in=list(rows)
+        )
         .exclude(series_after="")
         .order_by("turno__giornata__date", "turno__number")
         .values_list("turno__season_id", "series_before", "series_after")

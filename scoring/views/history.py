@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view, segretario_required
+from scoring.publishing import sees_unpublished
 from scoring.rules import RuleViolation
 from scoring.rules.systems import systems
 from scoring.selectors_history import albo_doro, member_history
@@ -38,7 +39,7 @@ RECORD_LABELS = {
 @members_view
 def albo(request: HttpRequest) -> HttpResponse:
     """The Albo d'oro: every season's champion and great titles, the club's records."""
-    data = albo_doro()
+    data = albo_doro(published_only=not sees_unpublished(request))
     return render(
         request,
         T + "albo.html",
@@ -54,7 +55,8 @@ def player_history(request: HttpRequest, pk: int) -> HttpResponse:
     """A member across seasons: series at the start and at the end, the way between, final
     places, titles, seasons played."""
     member = get_object_or_404(Player, pk=pk)
-    return render(request, T + "player.html", {"history": member_history(member)})
+    history = member_history(member, published_only=not sees_unpublished(request))
+    return render(request, T + "player.html", {"history": history})
 
 
 # -- the segretario: close a season, start a new one ----------------------------------------------

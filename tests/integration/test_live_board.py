@@ -423,3 +423,19 @@ def test_a_closed_generic_game_shows_its_places_and_figures(client):
         assert f'<th scope="col" class="num">{label}</th>' in section
     assert 'data-last="7"' in section
     assert f'data-standing="{ramino.pk}"' in html  # the game's own standing after the close
+
+
+def test_the_albo_and_a_members_history_leave_out_an_unpublished_season(
+    client, unpublished, socio, segretario
+):
+    season, _turno, player = unpublished
+    albo, history = reverse("scoring:albo"), reverse("scoring:player_history", args=[player.pk])
+    for user in (None, socio):
+        if user is not None:
+            client.force_login(user)
+        for url in (albo, history):
+            html = client.get(url).content.decode()
+            assert season.name not in html, (url, user)
+    client.force_login(segretario)
+    for url in (albo, history):
+        assert season.name in client.get(url).content.decode(), url
