@@ -34,6 +34,7 @@ from scoring.models import (
     Seat,
     Smazzata,
     Standing,
+    StoredDocument,
     TitleAward,
     Turno,
     TurnoEvent,
@@ -543,3 +544,11 @@ class NewsMailAdmin(ViewOnlyAdmin):
     list_display = ("kind", "to", "subject", "attempts", "sent_at", "created_at")
     list_filter = ("kind",)
     search_fields = ("to", "subject")
+
+
+@admin.register(StoredDocument)
+class StoredDocumentAdmin(ViewOnlyAdmin):
+    """The rendered Verbali kept in file storage (derived: a reopen replaces them)."""
+
+    list_display = ("turno", "kind", "language", "size", "created_at")
+    list_filter = ("kind", "language")

@@ -143,6 +143,20 @@ def world(make_season, admin_user) -> dict[str, Any]:
         )
     franco = Player.objects.create(name="Franco")
     enrollment_add(season=season, player=franco)
+    # a row for each of the club room's tables (issue 17) and a stored Verbale (issue 16)
+    from scoring.models import CloseRequest, NewsMail, NewsPreference
+    from scoring.services.confirmations import pin_set, verbale_confirm
+    from scoring.services.documents import verbale_document
+
+    player = closed.seats.order_by("position").first().player
+    verbale_confirm(turno=closed, player=player, user=admin_user)
+    pin_set(player=player, pin="4321")
+    NewsPreference.objects.create(user=admin_user, email="admin@example.org", each_turno=True)
+    NewsMail.objects.create(
+        kind=NewsMail.CLOSE, turno=closed, user=admin_user, to="admin@example.org", subject="s"
+    )
+    CloseRequest.objects.create(turno=open_turno, fingerprint="0" * 64, requested_by=admin_user)
+    verbale_document(closed.pk, "pdf")
     assert replay_differences(season) == []
     return {"season": season, "closed": closed, "open": open_turno, "franco": franco}
 
