@@ -465,7 +465,8 @@ def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:
     titles = {code: n - day.titles.get(code, 0) for code, n in row.titles.items()}
     return replace(
         row,
-        score=row.score - day.score,
+        # two places, as stored: SQLite sums decimals as floats (1.3 - 0.1 must tie with 1.2)
+        score=(row.score - day.score).quantize(Decimal("0.01")),
         turni=row.turni - day.turni,
         absences=row.absences - day.absences,
         titles={code: n for code, n in titles.items() if n},
