@@ -71,15 +71,17 @@ def season_doc(turni: int, data_dir: Path) -> dict[str, Any]:
 
 
 def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
+    from django.contrib.auth.models import User
     from django.core.cache import cache
     from django.db import connection
     from django.db.models import Count
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.models import Absence, Result, Seat, Smazzata, Turno
+    from scoring.models import Absence, Player, Result, Seat, Smazzata, Turno
     from scoring.services.interchange import season_import
     from scoring.services.turni import turno_close, turno_reopen
+    from scoring.views import pagecache
 
     doc = season_doc(size, data_dir)
     t0 = time.perf_counter()
@@ -143,8 +145,19 @@ def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
     out["classifica_warm"] = med([timed(lambda: get("/")) for _ in range(samples)])
     out["classifica_bytes"] = get("/")
     cache.clear()
+    pagecache.clear()
     out["classifica_queries_cold"] = queries("/")
     out["classifica_queries_warm"] = queries("/")
+    # a logged-in member: the table from the shared cache, the page around it rendered
+    user = User.objects.create_user("bench-member")
+    Player.objects.filter(pk=Seat.objects.filter(turno=last).values("player_id")[:1]).update(
+        user=user
+    )
+    client.force_login(user)
+    get("/")
+    out["classifica_warm_member"] = med([timed(lambda: get("/")) for _ in range(samples)])
+    out["classifica_queries_member"] = queries("/")
+    client.logout()
 
     # the player page: a member with the median number of turni
     by_turni = list(
@@ -181,7 +194,8 @@ def render(results: dict[str, Any], command: str) -> str:
         ("**Classifica, cold** (first reader after a close)", "classifica_cold"),
         ("Classifica, cold, `?sort=-score`", "classifica_cold_sorted"),
         ("Classifica, cold, whole cache emptied", "classifica_cold_cleared"),
-        ("**Classifica, warm**", "classifica_warm"),
+        ("**Classifica, warm** (anonymous: the whole page kept)", "classifica_warm"),
+        ("Classifica, warm, a logged-in member (the table kept)", "classifica_warm_member"),
         ("**player page** (member with the median number of turni)", "player"),
         ("close of the last turno (service)", "close"),
         ("reopen of the last turno (service)", "reopen"),
@@ -205,10 +219,10 @@ def render(results: dict[str, Any], command: str) -> str:
     for label, key in rows:
         lines.append(f"| {label} | " + " | ".join(_cell(r, key) for r in runs) + " |")
     lines.append(
-        "| queries: Classifica cold / warm / player page | "
+        "| queries: Classifica cold / warm / warm for a member / player page | "
         + " | ".join(
             f"{r['classifica_queries_cold']} / {r['classifica_queries_warm']} / "
-            f"{r['player_queries']}"
+            f"{r.get('classifica_queries_member', 'n/a')} / {r['player_queries']}"
             for r in runs
         )
         + " |"

@@ -111,3 +111,14 @@ def _ledger_replays(request):
 def _media_root(settings, tmp_path_factory):
     """Stored documents go to a folder of the test's own, never into the project."""
     settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
+@pytest.fixture(autouse=True)
+def _kept_pages():
+    """The pages kept in memory for anonymous visitors are per process: every test starts
+    without them (two tests' seasons may look alike to the key)."""
+    from scoring.views import pagecache
+
+    pagecache.clear()
+    yield
+    pagecache.clear()

@@ -141,6 +141,7 @@ def verbale_contest(
         code="CONTEST_COMMENT",
         empty="per contestare il verbale serve un commento che dica che cosa non va",
     )
+    season_lock_of_turno(turno)  # the season's version is bumped: locks in the usual order
     t = _closed_turno_with_player(turno, player)
     mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
     if mine is not None and mine.verdict == VerbaleConfirmation.CONTESTED:
@@ -162,12 +163,14 @@ def verbale_contest(
         reason=f"{_detail(player, via)}: {comment}",
         user=_user(user),
     )
+    _flags_changed(t)
     return row
 
 
 @transaction.atomic
 def verbale_contest_withdraw(*, turno: Turno | int, player: Player, user: Any = None) -> None:
     """The author withdraws their contestation: the flag goes (if nobody else contests)."""
+    season_lock_of_turno(turno)
     t = _closed_turno_with_player(turno, player)
     mine = VerbaleConfirmation.objects.filter(
         turno=t, player=player, verdict=VerbaleConfirmation.CONTESTED
@@ -181,6 +184,15 @@ def verbale_contest_withdraw(*, turno: Turno | int, player: Player, user: Any = 
         reason=f"{player.name}: {mine.comment}",
         user=_user(user),
     )
+    _flags_changed(t)
+
+
+def _flags_changed(t: Turno) -> None:
+    """The Classifica's footnote lists the contested turni and those waiting for confirmation:
+    a new version of the season, so no worker serves the page kept under the old one."""
+    from scoring.services.season import season_version_bump
+
+    season_version_bump(season=t.season)
 
 
 def _detail(player: Player, via: str) -> str:
@@ -264,6 +276,7 @@ def turno_close_request(
         turno=t, tiebreak=order, fingerprint=turno_fingerprint(t), requested_by=_user(user)
     )
     TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_REQUEST, user=_user(user))
+    _flags_changed(t)
     return request
 
 
@@ -271,6 +284,7 @@ def _cancel(t: Turno, reason: str, user: Any) -> None:
     CloseRequest.objects.filter(turno=t).delete()
     VerbaleConfirmation.objects.filter(turno=t).delete()
     TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_CANCEL, reason=reason, user=user)
+    _flags_changed(t)
 
 
 @transaction.atomic

@@ -15,6 +15,7 @@ from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import EmptyPage
 from django.db.models import Q
@@ -38,6 +39,7 @@ from scoring.tables import TurniTable, classifica_html, classifica_sort
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
 from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
 from scoring.views import games as game_views
+from scoring.views import pagecache
 
 TURNI_PER_PAGE = 25
 CHART_LEADERS = 3
@@ -110,8 +112,11 @@ def _classifica_part(
     return {"table_zlib": table, "last_date": last_date, "backdated": note}
 
 
-def _classifica_page(request: HttpRequest, season: Season | None) -> HttpResponse:
+def _classifica_page(
+    request: HttpRequest, season: Season | None, extra: dict[str, Any] | None = None
+) -> HttpResponse:
     ctx = _season_context(season)
+    ctx.update(extra or {})
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
     if season is not None and season.is_generic:  # the game's own standing columns
@@ -146,15 +151,58 @@ def _classifica_page(request: HttpRequest, season: Season | None) -> HttpRespons
     return render(request, "scoring/public/classifica.html", ctx)
 
 
+def _anonymous_classifica(request: HttpRequest, season_pk: int | None) -> HttpResponse | None:
+    """The whole page kept for anonymous visitors (:mod:`scoring.views.pagecache`), or None when
+    it does not apply (a logged-in visitor, an unknown or hidden season, another game). One
+    query reads every season's state: the page's key holds the shown season's ``version``
+    (bumped by every write the page shows: close, reopen, contest...) and the season picker."""
+    if not pagecache.cacheable(request):
+        return None
+    raw = season_pk if season_pk is not None else request.GET.get("stagione")
+    seasons = list(
+        Season.objects.only(
+            "pk", "name", "is_current", "ruleset_code", "version", "created_at", "published"
+        ).order_by("-name")
+    )
+    if raw in (None, ""):
+        season = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
+    else:
+        season = next((s for s in seasons if str(s.pk) == str(raw)), None)
+    if season is None or season.is_generic or not season.published:
+        return None  # the page as always (404, "non pubblicati", the game's own columns)
+    key = "classifica:" + pagecache.signature(
+        (
+            request.get_full_path(),
+            get_language(),
+            settings.CLUB_NAME,
+            season.pk,
+            *(
+                (s.pk, s.name, s.is_current, s.ruleset_code, s.version, s.published, s.created_at)
+                for s in seasons
+            ),
+        )
+    )
+    return pagecache.serve(
+        request,
+        key,
+        # the whole season (its rule set) only when the page is rendered
+        lambda extra: _classifica_page(request, Season.objects.get(pk=season.pk), extra),
+    )
+
+
 @members_view
 def home(request: HttpRequest) -> HttpResponse:
     """The Classifica Generale of the current season (or of ``?stagione=``)."""
-    return _classifica_page(request, _season_from(request))
+    kept = _anonymous_classifica(request, None)
+    return kept if kept is not None else _classifica_page(request, _season_from(request))
 
 
 @members_view
 def classifica_view(request: HttpRequest, season_pk: int | None = None) -> HttpResponse:
     """The Classifica Generale of one season."""
+    kept = _anonymous_classifica(request, season_pk)
+    if kept is not None:
+        return kept
     return _classifica_page(request, _season_from(request, season_pk))
 
 

@@ -24,12 +24,17 @@ from scoring.services.season import enrollment_add, season_rescore
 from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
-# the anonymous reader's warm Classifica: the current season, the season picker, one cache read,
-# and the footnote of contested or unconfirmed Verbali (issue 17: never cached, never stale)
-WARM_QUERIES = 4
-# cold: + the stored rows, the header (last closed date, a backdated close) and the cache write
-# (SQLite's database cache: savepoint, count, read, insert, release)
-COLD_QUERIES = 11
+# an anonymous reader's warm Classifica: the whole page kept in the process, one query for the
+# seasons' versions (so every worker shows a close at once)
+ANONYMOUS_WARM_QUERIES = 1
+# a logged-in member's warm Classifica: the table from the shared cache (their own row marked);
+# the page around it rendered: the session, the user, their groups, their player, the current
+# season, the season picker, one cache read, the footnote of contested or unconfirmed Verbali
+MEMBER_WARM_QUERIES = 9
+# cold: the current season, the season picker, the footnote, the stored rows, the header (last
+# closed date, a backdated close) and the cache write (SQLite's database cache: savepoint,
+# count, read, insert, release), + the seasons' versions for the anonymous reader's page
+COLD_QUERIES = 12
 
 
 @pytest.fixture
@@ -144,16 +149,74 @@ def test_the_warm_classifica_reads_only_the_cache(client, season):
     assert len(cold) == COLD_QUERIES
     assert sum("scoring_standing" in q for q in cold) == 1
     warm = _queries(client, "/?sort=-score")
-    assert len(warm) == WARM_QUERIES
-    assert not any("scoring_standing" in q for q in warm)
-    # the turni are read once, by the footnote of contested or unconfirmed Verbali only
-    turni = [q for q in warm if "scoring_turno" in q]
-    assert len(turni) == 1 and "scoring_verbaleconfirmation" in turni[0], turni
+    assert len(warm) == ANONYMOUS_WARM_QUERIES
+    assert "scoring_season" in warm[0] and "version" in warm[0]
     # a bigger season costs the same queries, cold and warm
     for i in range(4):
         _play(season, PLAYERS[:4], dt.date(2026, 9, 25) + dt.timedelta(days=7 * i), seed=10 + i)
     assert len(_queries(client, "/?sort=-score")) == COLD_QUERIES
-    assert len(_queries(client, "/?sort=-score")) == WARM_QUERIES
+    assert len(_queries(client, "/?sort=-score")) == ANONYMOUS_WARM_QUERIES
+
+
+def test_a_member_reads_the_table_from_the_shared_cache(client, season):
+    user = User.objects.create_user("elena", password="pw-kingclub-1")
+    Player.objects.filter(name="Elena").update(user=user)
+    client.force_login(user)
+    client.get("/?sort=-score")
+    warm = _queries(client, "/?sort=-score")
+    assert len(warm) == MEMBER_WARM_QUERIES
+    assert not any("scoring_standing" in q for q in warm)
+    # the turni are read once, by the footnote of contested or unconfirmed Verbali only
+    turni = [q for q in warm if "scoring_turno" in q]
+    assert len(turni) == 1 and "scoring_verbaleconfirmation" in turni[0], turni
+
+
+def test_the_kept_page_carries_each_visitors_own_csrf_token(season):
+    from django.test import Client
+
+    from scoring.views.pagecache import CSRF_PLACEHOLDER
+
+    client, other = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first = client.get("/")
+    second = other.get("/")
+    assert len(_queries(Client(), "/")) == ANONYMOUS_WARM_QUERIES  # the same page, kept
+    tokens = set()
+    for c, response in ((client, first), (other, second)):
+        page = response.content.decode()
+        assert CSRF_PLACEHOLDER not in page
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        assert f'"X-CSRFToken": "{token}"' in page
+        tokens.add(token)
+        # the language switch of the kept page works for its own visitor
+        r = c.post("/i18n/setlang/", {"language": "en", "next": "/", "csrfmiddlewaretoken": token})
+        assert r.status_code == 302, r.status_code
+    assert len(tokens) == 2
+
+
+def test_a_contestation_shows_at_once_on_the_kept_page(client, season):
+    from scoring.services.confirmations import verbale_contest, verbale_contest_withdraw
+
+    turno = Turno.objects.filter(season=season, status=Turno.CHIUSO).first()
+    anna = turno.seats.order_by("position").first().player
+    assert "contested-note" not in client.get("/").content.decode()
+    v0 = _version(season)
+    verbale_contest(turno=turno, player=anna, comment="il conteggio del turno è sbagliato")
+    assert _version(season) == v0 + 1
+    assert f'data-contested-turno="{turno.pk}"' in client.get("/").content.decode()
+    verbale_contest_withdraw(turno=turno, player=anna)
+    assert "contested-note" not in client.get("/").content.decode()
+
+
+def test_a_visitor_with_a_message_or_a_session_gets_the_page_rendered(client, season):
+    client.get("/")
+    client.cookies["messages"] = "anything"
+    assert len(_queries(client, "/")) > ANONYMOUS_WARM_QUERIES
+    del client.cookies["messages"]
+    assert len(_queries(client, "/")) == ANONYMOUS_WARM_QUERIES
+    # a season picked by ?stagione= and an unknown one
+    assert client.get(f"/?stagione={season.pk}").status_code == 200
+    assert client.get("/?stagione=999999").status_code == 404
+    assert client.get("/?stagione=abc").status_code == 404
 
 
 def test_each_sort_and_language_is_its_own_page(client, season):

@@ -1,0 +1,83 @@
+"""Whole public pages kept for anonymous visitors (issue 16: a warm page close to a constant view).
+
+A member's Classifica is the same bytes for every anonymous visitor of the same URL, language
+and state of the seasons, except the CSRF token of the language switch and of htmx's headers.
+The page is rendered once with a placeholder where the token goes and kept in this process's
+memory under a key that holds everything it shows (the caller's signature of the seasons: each
+one's ``version``, bumped inside every write that changes what the page shows); each request
+puts its own token in. So a warm hit is one query (the seasons' versions, which keeps every
+worker exact the moment a turno closes) and a copy of bytes; no template is rendered.
+
+Only for a visitor with no session and no pending message (no session cookie, no messages
+cookie): anyone logged in, or with a flash message to read, gets the page rendered as always.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+
+# what the templates print for {{ csrf_token }} while the page is rendered for the cache
+CSRF_PLACEHOLDER = "kingclub-csrf-placeholder-7c1e"
+_PLACEHOLDER = CSRF_PLACEHOLDER.encode()
+MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage
+
+_lock = threading.Lock()
+_pages: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+
+
+def max_pages() -> int:
+    """How many pages a process keeps (least recently used out): ``KINGCLUB_PAGE_CACHE``."""
+    return int(getattr(settings, "KINGCLUB_PAGE_CACHE", 64))
+
+
+def cacheable(request: HttpRequest) -> bool:
+    """An anonymous GET/HEAD with nothing personal to show: no session, no flash message."""
+    return (
+        request.method in ("GET", "HEAD")
+        and max_pages() > 0
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and MESSAGES_COOKIE not in request.COOKIES
+    )
+
+
+def signature(parts: Iterable[Any]) -> str:
+    """A short digest of what a page depends on (the caller lists it)."""
+    return hashlib.blake2b(repr(tuple(parts)).encode(), digest_size=12).hexdigest()
+
+
+def clear() -> None:
+    """Forget every kept page (tests; a process that wants its memory back)."""
+    with _lock:
+        _pages.clear()
+
+
+def serve(
+    request: HttpRequest, key: str, render: Callable[[dict[str, Any]], HttpResponse]
+) -> HttpResponse:
+    """The page under ``key``: kept bytes with this visitor's CSRF token, or ``render(extra)``
+    (``extra`` holds the placeholder token for the context) kept when it answers 200."""
+    with _lock:
+        kept = _pages.get(key)
+        if kept is not None:
+            _pages.move_to_end(key)
+    if kept is None:
+        response = render({"csrf_token": CSRF_PLACEHOLDER})
+        if response.status_code != 200 or response.streaming:
+            return response
+        kept = (response["Content-Type"], response.content)
+        with _lock:
+            _pages[key] = kept
+            while len(_pages) > max_pages():
+                _pages.popitem(last=False)
+    content_type, body = kept
+    if _PLACEHOLDER in body:
+        body = body.replace(_PLACEHOLDER, get_token(request).encode())
+    return HttpResponse(body, content_type=content_type)
