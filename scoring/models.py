@@ -915,6 +915,15 @@ class StoredDocument(models.Model):
     etag = models.CharField(_("impronta"), max_length=64)  # sha256 of the bytes
     size = models.PositiveIntegerField(_("dimensione"))
     created_at = models.DateTimeField(_("generato il"))
+    # the fast path (issue 16): the season's ``version`` when ``version`` was last found current,
+    # the renderer it was made with and the file's name for the member; while the season keeps
+    # that version (every write to what a Verbale shows bumps it) the document is served with
+    # one query, without recomputing the fingerprint
+    season_version = models.PositiveBigIntegerField(
+        _("versione della stagione"), null=True, blank=True
+    )
+    renderer = models.CharField(_("programma"), max_length=16, blank=True, default="")
+    filename = models.CharField(_("nome del file"), max_length=255, blank=True, default="")
 
     class Meta:
         verbose_name = _("documento conservato")

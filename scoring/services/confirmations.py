@@ -96,6 +96,7 @@ def verbale_confirm(
     *, turno: Turno | int, player: Player, user: Any = None, via: str = VerbaleConfirmation.WEB
 ) -> VerbaleConfirmation:
     """``player`` confirms the closed turno's Verbale (again after a withdrawn contestation)."""
+    season_lock_of_turno(turno)  # the season's version is bumped: locks in the usual order
     t = _closed_turno_with_player(turno, player)
     mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
     if mine is not None and mine.verdict == VerbaleConfirmation.CONFIRMED:
@@ -120,6 +121,8 @@ def verbale_confirm(
     )
     if t.is_open:
         _close_when_confirmed(t)
+    else:  # the Verbale prints its confirmations: its stored documents are no longer current
+        _flags_changed(t)
     return row
 
 
@@ -188,8 +191,9 @@ def verbale_contest_withdraw(*, turno: Turno | int, player: Player, user: Any = 
 
 
 def _flags_changed(t: Turno) -> None:
-    """The Classifica's footnote lists the contested turni and those waiting for confirmation:
-    a new version of the season, so no worker serves the page kept under the old one."""
+    """The Classifica's footnote lists the contested turni and those waiting for confirmation,
+    the Verbale prints its confirmations: a new version of the season, so no worker serves a
+    page or a stored document kept under the old one."""
     from scoring.services.season import season_version_bump
 
     season_version_bump(season=t.season)

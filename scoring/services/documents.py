@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
 
@@ -91,6 +92,7 @@ class Source:
     turno_id: int
     closed: bool
     basename: str
+    season_version: int  # read before the rows: a later write makes the fast path miss
     parts: dict[str, Callable[[], tuple[Any, ...]]]  # kind -> everything that kind shows
     renderers: dict[str, Callable[[], bytes]]
 
@@ -112,6 +114,7 @@ def verbale_source(turno_id: int) -> Source:
             turno_id=turno_id,
             closed=gv.closed,
             basename=games.basename(gv),
+            season_version=season.version,
             parts={StoredDocument.PDF: lambda: (gv,), StoredDocument.XLSX: lambda: (gv,)},
             renderers={
                 StoredDocument.PDF: lambda: games.verbale_pdf(gv),
@@ -132,6 +135,7 @@ def verbale_source(turno_id: int) -> Source:
         turno_id=turno_id,
         closed=v.closed,
         basename=verbale_basename(v),
+        season_version=season.version,
         parts={
             # the players' confirmations are printed on both (issue 17): a new one is a new version
             StoredDocument.PDF: lambda: (v, labels, confirmation_lines(turno_id)),
@@ -201,6 +205,9 @@ def _store(source: Source, kind: str, version: str, content: bytes) -> StoredDoc
                 etag=hashlib.sha256(content).hexdigest(),
                 size=len(content),
                 created_at=timezone.now(),
+                season_version=source.season_version,
+                renderer=renderer_fingerprint()[:16],
+                filename=f"{source.basename}.{kind}",
             )
             doc.file.save(name, ContentFile(content), save=False)
             try:
@@ -212,6 +219,40 @@ def _store(source: Source, kind: str, version: str, content: bytes) -> StoredDoc
     except IntegrityError:  # another request stored it at the same moment: serve ours
         return None
     return doc
+
+
+@dataclasses.dataclass(frozen=True)
+class Kept:
+    """A stored Verbale found current by the fast path: what the response needs."""
+
+    file: str
+    filename: str
+    etag: str
+    size: int
+    created_at: Any
+    content_type: str
+
+
+def kept_document(turno_id: int, kind: str) -> Kept | None:
+    """The stored Verbale of a closed turno of a published season, when it was found current
+    under the season's present version by the same renderer: one query, no fingerprint (every
+    write to what a Verbale shows bumps the season's version, see ``season_version_bump``).
+    None sends the caller to :func:`verbale_document`, which checks the fingerprint."""
+    row = (
+        StoredDocument.objects.filter(
+            turno_id=turno_id,
+            kind=kind,
+            language=language(),
+            renderer=renderer_fingerprint()[:16],
+            season_version=F("turno__season__version"),
+            turno__status=Turno.CHIUSO,
+            turno__season__published=True,
+        )
+        .exclude(filename="")
+        .values_list("file", "filename", "etag", "size", "created_at")
+        .first()
+    )
+    return None if row is None else Kept(*row, content_type=CONTENT_TYPES[kind])
 
 
 def verbale_document(turno_id: int, kind: str, *, source: Source | None = None) -> Document:
@@ -230,6 +271,13 @@ def verbale_document(turno_id: int, kind: str, *, source: Source | None = None) 
     ).first()
     current = stored is not None and stored.version == version
     if current and default_storage.exists(stored.file.name):
+        seen = (source.season_version, renderer_fingerprint()[:16], filename)
+        if (stored.season_version, stored.renderer, stored.filename) != seen:
+            # still current under the season's new version: the fast path serves it again
+            stored.season_version, stored.renderer, stored.filename = seen
+            StoredDocument.objects.filter(pk=stored.pk, version=version).update(
+                season_version=seen[0], renderer=seen[1], filename=seen[2]
+            )
         return Document(filename, content_type, stored, None)
     content = source.renderers[kind]()
     return Document(filename, content_type, _store(source, kind, version, content), content)

@@ -7,6 +7,9 @@ A closed turno's Verbale is rendered once and kept (:mod:`scoring.services.docum
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.core.files.storage import default_storage
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import path
@@ -24,7 +27,7 @@ from scoring.models import Season, StoredDocument, Turno
 from scoring.permissions import members_view
 from scoring.publishing import require_published
 from scoring.selectors import season_turni
-from scoring.services.documents import PDF, XLSX, verbale_document
+from scoring.services.documents import PDF, XLSX, kept_document, verbale_document
 from scoring.tables import ClassificaTable, TurniTable
 from scoring.verbale import classifica, last_closed_date
 
@@ -41,37 +44,62 @@ def series_labels(season: Season) -> dict[str, str]:
     return {s.code: s.label for s in season.ruleset.series}
 
 
+def _served(
+    request: HttpRequest, *, etag: str, modified: int, make: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """A stored document: 304 when the member's copy is current, else ``make()``; both with
+    the strong ETag and Last-Modified."""
+    response = get_conditional_response(request, etag=etag, last_modified=modified)
+    if response is None:
+        response = make()
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _file(name: str, size: int, content_type: str, filename: str, inline: bool) -> FileResponse:
+    response = FileResponse(
+        default_storage.open(name, "rb"),
+        content_type=content_type,
+        as_attachment=not inline,
+        filename=filename,
+    )
+    response["Content-Length"] = str(size)
+    return response
+
+
 def _verbale(request: HttpRequest, pk: int, kind: str, *, inline: bool) -> HttpResponse:
     """A turno's Verbale: a closed turno's from file storage (rendered at its first request),
     with a strong ETag and Last-Modified, 304 when the member's copy is current; an open
-    turno's (a draft) rendered at every request and never stored."""
+    turno's (a draft) rendered at every request and never stored. While the season's version
+    is the one the stored file was checked under, one query finds it (``kept_document``)."""
+    kept = kept_document(pk, kind)
+    if kept is not None and default_storage.exists(kept.file):
+        return _served(
+            request,
+            etag=f'"{kept.etag}"',
+            modified=int(kept.created_at.timestamp()),
+            make=lambda: _file(kept.file, kept.size, kept.content_type, kept.filename, inline),
+        )
     turno = get_object_or_404(Turno.objects.select_related("season"), pk=pk)
     require_published(request, turno.season)
     doc = verbale_document(pk, kind)
     if doc.stored is None:
         return _document(doc.read(), doc.content_type, doc.filename, inline=inline)
-    etag = f'"{doc.stored.etag}"'
-    modified = int(doc.stored.created_at.timestamp())
-    not_modified = get_conditional_response(request, etag=etag, last_modified=modified)
-    if not_modified is not None:  # the member's copy is current: headers only
-        not_modified["ETag"] = etag
-        not_modified["Last-Modified"] = http_date(modified)
-        not_modified["Cache-Control"] = "private, no-cache"
-        return not_modified
-    if doc.content is not None:
-        response = _document(doc.content, doc.content_type, doc.filename, inline=inline)
-    else:
-        response = FileResponse(
-            doc.stored.file.open("rb"),
-            content_type=doc.content_type,
-            as_attachment=not inline,
-            filename=doc.filename,
-        )
-        response["Content-Length"] = str(doc.stored.size)
-        response["Cache-Control"] = "private, no-cache"
-    response["ETag"] = etag
-    response["Last-Modified"] = http_date(modified)
-    return response
+    stored = doc.stored
+
+    def make() -> HttpResponse:
+        if doc.content is not None:
+            return _document(doc.content, doc.content_type, doc.filename, inline=inline)
+        return _file(stored.file.name, stored.size, doc.content_type, doc.filename, inline)
+
+    return _served(
+        request,
+        etag=f'"{stored.etag}"',
+        modified=int(stored.created_at.timestamp()),
+        make=make,
+    )
 
 
 @members_view

@@ -21,6 +21,7 @@ from pypdf import PdfReader
 from scoring.models import StoredDocument, Turno
 from scoring.services import documents
 from scoring.services.interchange import season_import
+from scoring.services.season import season_version_bump
 from scoring.services.turni import turno_close, turno_reopen
 
 FOUR = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi", "Elena Giusti"]
@@ -151,6 +152,9 @@ def test_a_correction_of_what_the_verbale_shows_renders_it_again(client, season)
     url = reverse("scoring:turno_xlsx", args=[turno.pk])
     before = client.get(url)
     Turno.objects.filter(pk=turno.pk).update(table="Sala grande")  # the table's name corrected
+    # every write path bumps the season's version (the fast path's key); the fingerprint then
+    # tells whether this Verbale changed
+    season_version_bump(season=season)
     with counting("verbale_xlsx") as renderer:
         after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
         again = client.get(url, HTTP_IF_NONE_MATCH=after["ETag"])
@@ -251,3 +255,51 @@ def test_a_players_confirmation_renders_the_stored_verbale_again(client, season,
     shown = pdf_text(after.content) if kind == "pdf" else str(xlsx_cells(after.content))
     assert f"Confermato da {player.name}" in shown
     assert StoredDocument.objects.filter(turno=turno, kind=kind).count() == 1
+
+
+# -- the fast path: one query while the season keeps the version the file was checked under ----
+def test_the_second_request_is_one_query_and_no_fingerprint(
+    client, season, django_assert_num_queries
+):
+    turno = first_closed(season)
+    url = reverse("scoring:turno_pdf", args=[turno.pk])
+    first = client.get(url)
+    stored = StoredDocument.objects.get(turno=turno)
+    assert stored.season_version == season.__class__.objects.get(pk=season.pk).version
+    assert stored.filename == first["Content-Disposition"].split('filename="')[1].rstrip('"')
+    with counting("verbale_source") as source, django_assert_num_queries(1):
+        second = client.get(url)
+    assert source.call_count == 0
+    assert b"".join(second.streaming_content) == first.content
+    assert second["ETag"] == first["ETag"] and second["Last-Modified"] == first["Last-Modified"]
+    assert second["Content-Disposition"] == first["Content-Disposition"]
+    with django_assert_num_queries(1):
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+
+
+def test_a_new_season_version_checks_the_fingerprint_once_without_rendering(client, season):
+    turno = first_closed(season)
+    url = reverse("scoring:turno_xlsx", args=[turno.pk])
+    first = client.get(url)
+    season_version_bump(season=season)  # another turno closed: this Verbale did not change
+    with counting("verbale_source") as source, counting("verbale_xlsx") as renderer:
+        again = client.get(url)
+        assert (source.call_count, renderer.call_count) == (1, 0)
+        third = client.get(url)  # found current under the new version: the fast path again
+        assert (source.call_count, renderer.call_count) == (1, 0)
+    assert again["ETag"] == third["ETag"] == first["ETag"]
+    stored = StoredDocument.objects.get(turno=turno)
+    assert stored.season_version == season.version
+
+
+def test_the_fast_path_never_serves_a_hidden_season_or_another_renderer(client, season):
+    turno = first_closed(season)
+    url = reverse("scoring:turno_pdf", args=[turno.pk])
+    assert client.get(url).status_code == 200
+    season.__class__.objects.filter(pk=season.pk).update(published=False)
+    assert client.get(url).status_code == 404  # the public: "not yet published"
+    season.__class__.objects.filter(pk=season.pk).update(published=True)
+    StoredDocument.objects.filter(turno=turno).update(renderer="an-older-one")
+    with counting("verbale_source") as source:
+        assert client.get(url).status_code == 200
+        assert source.call_count == 1  # checked again, not served blind
