@@ -483,10 +483,8 @@ def season_version_bump(*, season: Season) -> None:
 
 def seasons_of_player_bump(*, player_id: int) -> None:
     """A member's name is on every Classifica and Verbale of the seasons they are enrolled in
-    or played in."""
-    ids = set(Enrollment.objects.filter(player_id=player_id).values_list("season_id", flat=True))
-    ids |= set(Seat.objects.filter(player_id=player_id).values_list("turno__season_id", flat=True))
-    Season.objects.filter(pk__in=ids).update(version=F("version") + 1)
+    (every seated player is enrolled: ``turno_start`` enrols them)."""
+    Season.objects.filter(enrollments__player_id=player_id).update(version=F("version") + 1)
 
 
 def seat_figures_fill(*, season: Season) -> int:

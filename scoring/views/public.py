@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.paginator import EmptyPage
+from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -42,6 +42,7 @@ from scoring.views import games as game_views
 from scoring.views import pagecache
 
 TURNI_PER_PAGE = 25
+TIMELINE_PER_PAGE = 20  # giornate per page of a member's turni, newest first
 CHART_LEADERS = 3
 
 
@@ -339,16 +340,16 @@ class Giorno:
 CALL_FIGURES = ("calls", "forced", "scazzate", "cappotti")
 
 
-def _stored_figures(seats: list[Seat], season: Season) -> tuple[dict[str, int], list[GameStat]]:
+def _stored_figures(
+    extras: list[dict[str, Any]], season: Season
+) -> tuple[dict[str, int], list[GameStat]]:
     """The player's calls, forced calls, scazzate and cappotti, and per game the sum and count of
     their points, over their closed turni: the figures each close stored on the seat
-    (``seat_figures_fill``), summed over the seats the page shows anyway. No query."""
+    (``seat_figures_fill``), summed in Python over the member's closed seats' ``extra``."""
     calls = dict.fromkeys(CALL_FIGURES, 0)
     agg: dict[str, list[int]] = {}
-    for seat in seats:
-        if seat.turno.status != Turno.CHIUSO:
-            continue
-        figures = seat.extra or {}
+    for figures in extras:
+        figures = figures or {}
         for key in CALL_FIGURES:
             calls[key] += figures.get(key, 0)
         for code, (points, n) in figures.get("games", {}).items():
@@ -420,10 +421,10 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     rows = classifica(season)
     mine = next((r for r in rows if r.player_id == member.pk), None)
     leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
-    seats = list(
-        Seat.objects.filter(player=member, turno__season=season)
-        .select_related("turno__giornata")
-        .order_by("turno__giornata__date", "turno__number")
+    mine_seats = Seat.objects.filter(player=member, turno__season=season)
+    # one light row per turno played: its date, and at close the place and stored figures
+    played_rows = list(
+        mine_seats.values_list("turno__giornata__date", "turno__status", "place", "extra")
     )
     chart_ids = [member.pk, *(r.player_id for r in leaders if r.player_id != member.pk)]
     dates, played, absent = _league_history(season, chart_ids)
@@ -450,7 +451,8 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         show_title=False,
     )
 
-    calls, games = _stored_figures(seats, season)
+    closed = [(place, extra) for _d, status, place, extra in played_rows if status == Turno.CHIUSO]
+    calls, games = _stored_figures([extra for _place, extra in closed], season)
     bars = bar_chart(
         [
             Bar(
@@ -467,19 +469,26 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         fmt=lambda v: format_number(Decimal(str(round(v, 2))), 2),
     )
 
-    by_date = {s.turno.giornata.date: s for s in seats}
+    # the giornate of the member's season, newest first, a page at a time: the turno played
+    # (its row loaded for this page only) or the absence
     mine_absent = absent.get(member.pk, {})
-    timeline = [
-        Giorno(d, by_date.get(d), mine_absent.get(d))
-        for d in sorted(set(by_date) | set(mine_absent))
-    ]
-    closed = [s for s in seats if s.place is not None and not s.turno.is_open]
+    giorni = sorted({d for d, *_rest in played_rows} | set(mine_absent), reverse=True)
+    page = Paginator(giorni, TIMELINE_PER_PAGE).get_page(request.GET.get("pagina"))
+    by_date = {
+        s.turno.giornata.date: s
+        for s in mine_seats.filter(turno__giornata__date__in=list(page.object_list))
+        .select_related("turno__giornata")
+        .order_by("turno__giornata__date", "turno__number")
+    }
+    timeline = [Giorno(d, by_date.get(d), mine_absent.get(d)) for d in page.object_list]
     ctx.update(
         standing=mine,
         timeline=timeline,
-        turni_count=len(seats),
-        wins=sum(1 for s in closed if s.place == 1),
-        podiums=sum(1 for s in closed if s.place is not None and s.place <= 3),
+        timeline_page=page,
+        timeline_pages=list(page.paginator.get_elided_page_range(page.number, on_ends=1)),
+        turni_count=len(played_rows),
+        wins=sum(1 for place, _extra in closed if place == 1),
+        podiums=sum(1 for place, _extra in closed if place is not None and place <= 3),
         calls=calls,
         games=games,
         chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
