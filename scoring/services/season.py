@@ -482,8 +482,7 @@ def season_version_bump(*, season: Season) -> None:
 
 
 def seasons_of_player_bump(*, player_id: int) -> None:
-    """A member's name is on every Classifica and Verbale of the seasons they are enrolled in
-    (every seated player is enrolled: ``turno_start`` enrols them)."""
+    """A member's name is on the Classifiche and Verbali of the seasons they are enrolled in."""
     Season.objects.filter(enrollments__player_id=player_id).update(version=F("version") + 1)
 
 
