@@ -128,12 +128,23 @@ def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
     last = Turno.objects.filter(season=season, status=Turno.CHIUSO).order_by(
         "-giornata__date", "-number"
     )[0]
-    reopen, close, cold, cold_sorted, cold_cleared = [], [], [], [], []
+    # the player page: a member with the median number of turni
+    by_turni = list(
+        Seat.objects.filter(turno__season=season)
+        .values("player_id")
+        .annotate(n=Count("id"))
+        .order_by("n", "player_id")
+    )
+    member = by_turni[len(by_turni) // 2]
+    url = f"/giocatori/{member['player_id']}/"
+    get(url)
+    reopen, close, cold, cold_sorted, cold_cleared, player_cold = [], [], [], [], [], []
     for _ in range(samples):
         reopen.append(timed(lambda: turno_reopen(turno=last.pk, reason="benchmark")))
         close.append(timed(lambda: turno_close(turno=last.pk)))
         cold.append(timed(lambda: get("/")))  # the first reader after the close
         cold_sorted.append(timed(lambda: get("/?sort=-score")))
+        player_cold.append(timed(lambda: get(url)))  # the player page's first reader
     for _ in range(samples):
         cache.clear()  # the same page with the whole cache emptied (a restart of Redis)
         cold_cleared.append(timed(lambda: get("/")))
@@ -157,19 +168,11 @@ def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
     get("/")
     out["classifica_warm_member"] = med([timed(lambda: get("/")) for _ in range(samples)])
     out["classifica_queries_member"] = queries("/")
+    out["player_member"] = med([timed(lambda: get(url)) for _ in range(samples)])
     client.logout()
 
-    # the player page: a member with the median number of turni
-    by_turni = list(
-        Seat.objects.filter(turno__season=season)
-        .values("player_id")
-        .annotate(n=Count("id"))
-        .order_by("n", "player_id")
-    )
-    member = by_turni[len(by_turni) // 2]
-    url = f"/giocatori/{member['player_id']}/"
-    get(url)
     out["player_turni"] = member["n"]
+    out["player_cold"] = med(player_cold)
     out["player"] = med([timed(lambda: get(url)) for _ in range(samples)])
     out["player_queries"] = queries(url)
     return out
@@ -196,7 +199,9 @@ def render(results: dict[str, Any], command: str) -> str:
         ("Classifica, cold, whole cache emptied", "classifica_cold_cleared"),
         ("**Classifica, warm** (anonymous: the whole page kept)", "classifica_warm"),
         ("Classifica, warm, a logged-in member (the table kept)", "classifica_warm_member"),
-        ("**player page** (member with the median number of turni)", "player"),
+        ("**player page**, warm (anonymous: the whole page kept)", "player"),
+        ("player page, cold (first reader after a close)", "player_cold"),
+        ("player page, a logged-in member (always rendered)", "player_member"),
         ("close of the last turno (service)", "close"),
         ("reopen of the last turno (service)", "reopen"),
     ]
@@ -251,7 +256,12 @@ def render(results: dict[str, Any], command: str) -> str:
     )
     first, last = runs[0], runs[-1]
     if len(runs) > 1:
-        for label, key in (("Classifica cold", "classifica_cold"), ("player page", "player")):
+        for label, key in (
+            ("Classifica cold", "classifica_cold"),
+            ("player page, warm", "player"),
+            ("player page, cold", "player_cold"),
+            ("player page, logged-in member", "player_member"),
+        ):
             lines.append(
                 f"| {label}: {last['size']} turni ÷ {first['size']} turni | "
                 + " | ".join("" for _ in runs[:-1])

@@ -77,7 +77,11 @@ RULES_TESTS = {
 # locks.py is left out: its lock and retry paths only act on PostgreSQL, which the SQLite runs
 # here cannot exercise (tests/integration/test_concurrency.py proves them on PostgreSQL)
 SERVICES_TESTS = {
-    "turni.py": ["tests/integration/test_services.py", "tests/integration/test_ledger.py"],
+    "turni.py": [
+        "tests/integration/test_services.py",
+        "tests/integration/test_ledger.py",
+        "tests/integration/test_turni_edges.py",
+    ],
     "season.py": ["tests/integration/test_season_edges.py", "tests/integration/test_ledger.py"],
     "bulk.py": ["tests/integration/test_bulk.py", "tests/integration/test_ledger.py"],
     "ledger.py": ["tests/integration/test_ledger.py", "tests/integration/test_history.py"],
@@ -122,6 +126,47 @@ EQUIVALENT: dict[str, str] = {
         "places: `position.get(p, 0)` only orders players with equal totals, and every tied "
         "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"
+    ),
+    "scoring/services/interchange.py:226:47:constant:0": (
+        "import: `turni` is built from `indexes` one turno per index just above, so "
+        "`zip(..., strict=...)` always meets two lists of the same length"
+    ),
+    "scoring/services/interchange.py:474:69:constant:0": (
+        "an older backup's members: the default of `m.get('active', True)` only feeds "
+        "`isinstance(..., bool)`, which True and False both pass (the value stored is read "
+        "again with its own default)"
+    ),
+    "scoring/services/ledger.py:352:64:constant:0": (
+        "check_ledger: `fields`, the stored row and the expected row are three 10-tuples "
+        "written side by side in the same function, so `zip(..., strict=...)` never meets "
+        "different lengths"
+    ),
+    "scoring/services/season.py:87:8:return:0": (
+        "`_validate_rules` is called only for the RuleViolation it raises: both callers "
+        "(season_create, season_rules_update) discard the RuleSet it returns"
+    ),
+    "scoring/services/season.py:350:11:compare:0": (
+        "recompute: at exactly 500 seats both queries read the same title awards (awards "
+        "exist only on closed turni's seats: a reopen deletes its turno's), the boundary only "
+        "chooses which query reads them"
+    ),
+    "scoring/services/season.py:507:23:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (a rule set needs "
+        "positive games, each called once by every player, and only a complete turno closes), "
+        "so the grouped count over the callers overwrites the initial `calls` of every seat"
+    ),
+    "scoring/services/season.py:507:36:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 507:23), and the "
+        "grouped count over the callers sets `forced` with `calls`, overwriting the initial 0"
+    ),
+    "scoring/services/season.py:507:51:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 507:23), and the "
+        "grouped count over the callers sets `scazzate` with `calls`, overwriting the initial 0"
+    ),
+    "scoring/services/turni.py:164:25:constant:0": (
+        "turno_start enrols only the players missing from `enrolled`, read under the season's "
+        "lock that every enrolment takes, so no conflict is left for `ignore_conflicts` to "
+        "ignore (only a write bypassing the services could race it)"
     ),
 }
 

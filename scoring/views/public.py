@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import zlib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from types import SimpleNamespace
@@ -152,11 +153,17 @@ def _classifica_page(
     return render(request, "scoring/public/classifica.html", ctx)
 
 
-def _anonymous_classifica(request: HttpRequest, season_pk: int | None) -> HttpResponse | None:
-    """The whole page kept for anonymous visitors (:mod:`scoring.views.pagecache`), or None when
-    it does not apply (a logged-in visitor, an unknown or hidden season, another game). One
-    query reads every season's state: the page's key holds the shown season's ``version``
-    (bumped by every write the page shows: close, reopen, contest...) and the season picker."""
+def _anonymous_page(
+    request: HttpRequest,
+    season_pk: int | None,
+    render_page: Callable[[Season, dict[str, Any]], HttpResponse],
+    *key: Any,
+) -> HttpResponse | None:
+    """A public page of a season kept whole for anonymous visitors (:mod:`.pagecache`), or None
+    when it does not apply (a logged-in visitor, an unknown or hidden season, another game's).
+    One query reads every season's state: the page's key holds the shown season's ``version``
+    (bumped by every write the page shows: close, reopen, contest, rename...), the season
+    picker, the URL, the language and what the caller adds (``key``)."""
     if not pagecache.cacheable(request):
         return None
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
@@ -171,12 +178,13 @@ def _anonymous_classifica(request: HttpRequest, season_pk: int | None) -> HttpRe
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
     if season is None or season.is_generic or not season.published:
         return None  # the page as always (404, "non pubblicati", the game's own columns)
-    key = "classifica:" + pagecache.signature(
+    signature = pagecache.signature(
         (
             request.get_full_path(),
             get_language(),
             settings.CLUB_NAME,
             season.pk,
+            *key,
             *(
                 (s.pk, s.name, s.is_current, s.ruleset_code, s.version, s.published, s.created_at)
                 for s in seasons
@@ -185,23 +193,27 @@ def _anonymous_classifica(request: HttpRequest, season_pk: int | None) -> HttpRe
     )
     return pagecache.serve(
         request,
-        key,
+        f"page:{signature}",
         # the whole season (its rule set) only when the page is rendered
-        lambda extra: _classifica_page(request, Season.objects.get(pk=season.pk), extra),
+        lambda extra: render_page(Season.objects.get(pk=season.pk), extra),
     )
 
 
 @members_view
 def home(request: HttpRequest) -> HttpResponse:
     """The Classifica Generale of the current season (or of ``?stagione=``)."""
-    kept = _anonymous_classifica(request, None)
+    kept = _anonymous_page(
+        request, None, lambda season, extra: _classifica_page(request, season, extra)
+    )
     return kept if kept is not None else _classifica_page(request, _season_from(request))
 
 
 @members_view
 def classifica_view(request: HttpRequest, season_pk: int | None = None) -> HttpResponse:
     """The Classifica Generale of one season."""
-    kept = _anonymous_classifica(request, season_pk)
+    kept = _anonymous_page(
+        request, season_pk, lambda season, extra: _classifica_page(request, season, extra)
+    )
     if kept is not None:
         return kept
     return _classifica_page(request, _season_from(request, season_pk))
@@ -408,8 +420,23 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
     """A member's season: turni with places, ratios, titles and league points; totals; calls;
     average points per game; the chart of cumulative league points beside the leaders'."""
     member = get_object_or_404(Player, pk=pk)
-    season = _season_from(request)
+    kept = _anonymous_page(
+        request,
+        None,
+        lambda season, extra: _player_page(request, member, season, extra),
+        "player",
+        member.pk,
+        member.name,
+        member.active,
+    )
+    return kept if kept is not None else _player_page(request, member, _season_from(request))
+
+
+def _player_page(
+    request: HttpRequest, member: Player, season: Season | None, extra: dict[str, Any] | None = None
+) -> HttpResponse:
     ctx = _season_context(season)
+    ctx.update(extra or {})
     ctx["player"] = member
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden

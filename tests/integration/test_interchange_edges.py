@@ -10,7 +10,7 @@ import datetime as dt
 import pytest
 
 from scoring.demo import simulated_season
-from scoring.models import Player, Season, Seat, Turno
+from scoring.models import Player, Season, Seat, Smazzata, Turno
 from scoring.rules import RuleViolation, caf, score_turno
 from scoring.rules.interchange import input_document, parse_document
 from scoring.rules.records import Penalty
@@ -19,8 +19,12 @@ from scoring.services.interchange import (
     column_problems,
     legacy_backup_restore,
     read_document,
+    season_export,
+    season_export_stream,
     season_import,
 )
+from scoring.services.jsonstream import materialize
+from scoring.services.turni import smazzata_record, turno_start
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -148,3 +152,45 @@ def test_an_older_backups_tables_are_put_back_and_may_be_blank():
     assert Turno.objects.get().table == "Tavolo verde"
     legacy_backup_restore(data=_legacy(tables={f"{date}#1": ""}), force=True)
     assert Turno.objects.get().table == ""
+
+
+def _open_copy(turno: dict, date: str, smazzate: int) -> dict:
+    """A closed turno of the document replayed on another day, left open after ``smazzate``."""
+    return {**copy.deepcopy(turno), "date": date, "smazzate": turno["smazzate"][:smazzate]}
+
+
+def test_an_older_backups_open_turni_are_recorded_from_smazzata_one():
+    data = _legacy()
+    doc = data["seasons"][0]
+    doc["open_turni"] = [_open_copy(doc["turni"][0], "2026-09-11", 3)]
+    legacy_backup_restore(data=data)
+    turno = Turno.objects.get(status=Turno.IN_CORSO)
+    assert str(turno.giornata.date) == "2026-09-11"
+    stored = [
+        (sm.number, sm.game, sm.caller.name)
+        for sm in Smazzata.objects.filter(turno=turno).order_by("number")
+    ]
+    wanted = doc["open_turni"][0]["smazzate"]
+    assert stored == [(k, sm["game"], sm["caller"]) for k, sm in enumerate(wanted, start=1)]
+
+
+def test_the_export_leaves_the_open_turni_out_unless_asked():
+    doc = _season()
+    season = season_import(data=doc)
+    played = _open_copy(doc["turni"][0], "2026-09-11", 2)
+    turno = turno_start(
+        season=season,
+        date=dt.date(2026, 9, 11),
+        players=played["players"],
+        first_dealer=played["first_dealer"],
+    )
+    for sm in played["smazzate"]:
+        smazzata_record(turno=turno, game=sm["game"], caller=sm["caller"], counts=sm["result"])
+    assert season_export(season=season)["turni"] == doc["turni"]
+    assert materialize(season_export_stream(season=season))["turni"] == doc["turni"]
+    both = season_export(season=season, include_open=True)["turni"]
+    assert [(t["date"], len(t["smazzate"])) for t in both] == [
+        (doc["turni"][0]["date"], len(doc["turni"][0]["smazzate"])),
+        ("2026-09-11", 2),
+    ]
+    assert both[1]["smazzate"] == played["smazzate"]

@@ -16,7 +16,7 @@ from django.db.models import Count, Q, Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import Player, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.models import Absence, Player, Result, Season, Seat, Smazzata, Standing, Turno
 from scoring.rules import caf, score_turno
 from scoring.rules.simulator import simulate_turno
 from scoring.services.ledger import ledger_differences
@@ -306,3 +306,46 @@ def test_check_ledger_finds_a_wrong_stored_figure(season, ledger_unchecked):
     found = [d for d in ledger_differences() if d.field == "cifre del giocatore"]
     assert len(found) == 1
     assert found[0].stored == extra
+
+
+# -- the player page: giornate a page at a time, the whole page kept for anonymous readers -------
+def test_the_player_page_shows_the_giornate_a_page_at_a_time(client, season, monkeypatch):
+    from scoring.views import public
+
+    monkeypatch.setattr(public, "TIMELINE_PER_PAGE", 2)
+    anna = Player.objects.get(name="Anna")
+    dates = sorted(
+        set(
+            Seat.objects.filter(player=anna, turno__season=season).values_list(
+                "turno__giornata__date", flat=True
+            )
+        )
+        | set(Absence.objects.filter(player=anna).values_list("giornata__date", flat=True)),
+        reverse=True,
+    )
+    assert len(dates) == 3
+    url = f"/giocatori/{anna.pk}/"
+    first = client.get(url).content.decode()
+    shown = re.findall(r'data-date="(\d{4}-\d\d-\d\d)"', first)
+    assert shown == [d.isoformat() for d in dates[:2]]  # newest first
+    assert 'href="?pagina=2#turni-title"' in first and "Giornate: 3" in first
+    second = client.get(url + "?pagina=2").content.decode()
+    assert re.findall(r'data-date="(\d{4}-\d\d-\d\d)"', second) == [dates[2].isoformat()]
+    # a page past the last is the last; the totals count every turno, whatever the page
+    assert client.get(url + "?pagina=99").content.decode().count('data-date="') == 1
+    turni = Seat.objects.filter(player=anna, turno__season=season).count()
+    for page in (first, second):
+        assert re.search(r'data-stat="turni"><dt>[^<]*</dt><dd>(\d+)</dd>', page).group(1) == str(
+            turni
+        )
+
+
+def test_the_player_page_is_kept_for_anonymous_readers_until_a_close(client, season):
+    anna = Player.objects.get(name="Anna")
+    url = f"/giocatori/{anna.pk}/"
+    before = client.get(url).content.decode()
+    queries = _queries(client, url)
+    assert len(queries) == 2  # the member, the seasons' versions
+    _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 9, 25), seed=4)
+    after = client.get(url).content.decode()
+    assert after != before and 'data-date="2026-09-25"' in after

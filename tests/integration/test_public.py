@@ -643,7 +643,11 @@ PAGE_BOUNDS = {
     "turni_filtered": 8,
     "turno": 8,  # + the players' confirmations of the Verbale (issue 17)
     "players": 5,
-    "player": 9,  # 11 before issue 16: the calls and the points per game are stored now
+    # 11 before issue 16: the calls and the points per game are stored now; then + the seasons'
+    # versions and the season for the page kept for anonymous readers, whose warm hit is the
+    # member and the seasons' versions
+    "player": 10,
+    "player_warm": 2,
 }
 
 
@@ -661,6 +665,7 @@ def _page_urls(season: Season) -> dict[str, str]:
         "turno": f"/turni/{turno.pk}/",
         "players": "/giocatori/",
         "player": f"/giocatori/{member.pk}/",
+        "player_warm": f"/giocatori/{member.pk}/",
     }
 
 

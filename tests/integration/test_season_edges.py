@@ -8,11 +8,18 @@ import datetime as dt
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from scoring.models import Player, Season, SeasonEvent
+from scoring.models import Enrollment, Giornata, Player, Season, SeasonEvent, Seat, Standing
 from scoring.rules import RuleViolation
 from scoring.rules.ruleset import get_ruleset
 from scoring.rules.systems import get_system
-from scoring.services.season import season_create, season_rescore, season_rules_update
+from scoring.services.season import (
+    enrollment_add,
+    season_create,
+    season_rescore,
+    season_rules_update,
+)
+from scoring.services.seasons_close import season_close
+from scoring.services.turni import turno_reopen
 from tests.helpers import play_turno
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +93,47 @@ def test_a_recompute_says_why_and_who_and_never_an_anonymous_user(game, segretar
         ("errore di trascrizione", segretario.pk),
     ]
     assert Season.objects.get(pk=season.pk).is_current
+
+
+def test_a_season_closed_since_it_was_loaded_refuses_a_new_member():
+    for name in [*PLAYERS, "Zeno"]:
+        Player.objects.get_or_create(name=name)
+    stale = season_create(name="2026-27")
+    play_turno(stale, dt.date(2026, 11, 20), PLAYERS, seed=1)
+    season_close(season=stale.pk, reason="fine della stagione")
+    assert stale.closed_at is None  # this copy was loaded before the close
+    with pytest.raises(RuleViolation) as exc:
+        enrollment_add(season=stale, player=Player.objects.get(name="Zeno"))
+    assert _codes(exc) == ["SEASON_CLOSED"]
+    assert not Enrollment.objects.filter(player__name="Zeno").exists()
+
+
+def test_a_member_who_has_not_played_stands_with_no_turni():
+    for name in [*PLAYERS, "Zeno"]:
+        Player.objects.get_or_create(name=name)
+    season = season_create(name="2026-27")
+    play_turno(season, dt.date(2026, 11, 20), PLAYERS, seed=1)
+    enrollment_add(season=season, player=Player.objects.get(name="Zeno"))
+    rows = dict(Standing.objects.filter(season=season).values_list("player__name", "turni"))
+    assert rows == {"Anna": 1, "Bruno": 1, "Carla": 1, "Dario": 1, "Zeno": 0}
+    assert Standing.objects.get(season=season, player__name="Zeno").absences == 1
+
+
+def test_a_reopen_replays_its_own_giornata_not_only_the_later_ones():
+    for name in PLAYERS:
+        Player.objects.get_or_create(name=name)
+    season = season_create(name="2026-27")
+    d1, d2 = dt.date(2026, 11, 6), dt.date(2026, 11, 13)
+    t1, _ = play_turno(season, d1, PLAYERS, seed=1)
+    t2, _ = play_turno(season, d2, PLAYERS, seed=2)
+    assert set(Seat.objects.filter(turno=t2).values_list("series_before", flat=True)) != {"A"}
+    turno_reopen(turno=t1, reason="errore di trascrizione")
+    # the giornata of the reopened turno has no closed turno left: no lowest score, and the
+    # next giornata is the first played, everybody starting from Serie A
+    lowest = dict(Giornata.objects.filter(season=season).values_list("date", "lowest"))
+    t2_points = Seat.objects.filter(turno=t2).values_list("league_points", flat=True)
+    assert lowest == {d1: None, d2: min(t2_points)}
+    assert set(Seat.objects.filter(turno=t2).values_list("series_before", flat=True)) == {"A"}
+    assert dict(Standing.objects.filter(season=season).values_list("player__name", "turni")) == (
+        dict.fromkeys(PLAYERS, 1)
+    )
