@@ -251,7 +251,9 @@ open(sys.argv[2], "w", encoding="utf-8").write(text)
 """
 
 
-def measure_interchange(env: dict[str, str], season: str) -> dict[str, Any]:
+def measure_interchange(
+    env: dict[str, str], season: str, roundtrip_url: str = ""
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name, cmd in (
@@ -281,7 +283,84 @@ def measure_interchange(env: dict[str, str], season: str) -> dict[str, Any]:
             Path(tmp, "old.json").read_text()
         )
         out["streamed_equals_whole"] = same
+        if roundtrip_url:
+            out["roundtrip"] = measure_roundtrip(
+                env, season, Path(tmp, "season.json"), roundtrip_url
+            )
     return out
+
+
+PAGES = """
+import hashlib, json, re, sys
+import django
+django.setup()
+from django.conf import settings
+settings.ALLOWED_HOSTS = ["*"]
+from django.test import Client
+from scoring.models import Player, Season, Turno
+season = Season.objects.get(name=sys.argv[1])
+names = sorted(Player.objects.filter(enrollments__season=season).values_list("name", flat=True))
+member = Player.objects.get(name=names[len(names) // 2])
+last = Turno.objects.filter(season=season).order_by("-giornata__date", "-number")[0]
+client = Client()
+urls = {
+    "classifica": f"/classifica/{season.pk}/",
+    "classifica_sorted": f"/classifica/{season.pk}/?sort=-score",
+    "serie": f"/serie/?stagione={season.pk}",
+    "player": f"/giocatori/{member.pk}/?stagione={season.pk}",
+    "verbale": f"/turni/{last.pk}/",
+    "classifica_csv": f"/classifica/{season.pk}/classifica.csv",
+}
+out = {}
+for name, url in urls.items():
+    r = client.get(url)
+    text = r.content.decode()
+    # what differs between two databases holding the same season: ids in links, the token,
+    # the moment a document was generated
+    text = re.sub(r'(href|action|data-[a-z-]*id|data-turno|data-player-pk)="[^"]*"', "", text)
+    text = re.sub(r'(csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"', "", text)
+    text = re.sub(r"stagione=\\d+", "", text)
+    out[name] = [r.status_code, hashlib.sha256(text.encode()).hexdigest()]
+print(json.dumps(out))
+"""
+
+
+def page_digests(env: dict[str, str], season: str) -> dict[str, Any]:
+    """The public pages of ``season`` as members see them, ids and tokens left out, hashed."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PAGES, season],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def measure_roundtrip(env: dict[str, str], season: str, exported: Path, url: str) -> dict[str, Any]:
+    """The exported season imported with the default command into a database of its own: time,
+    peak memory, and whether its pages and its own export are identical to the original's."""
+    fresh_database(
+        "postgres" if url.startswith("postgres") else "sqlite", url.split("///")[-1], url
+    )
+    other = {**env, "DATABASE_URL": url}
+    subprocess.run(manage("migrate", "--verbosity", "0"), env=other, cwd=ROOT, check=True)
+    subprocess.run(manage("createcachetable"), env=other, cwd=ROOT, check=True)
+    load = loadavg()
+    result = run_measured(manage("import_season", str(exported)), other)
+    again = exported.with_name("season-again.json")
+    subprocess.run(manage("export_season", season, str(again)), env=other, cwd=ROOT, check=True)
+    original, imported = page_digests(env, season), page_digests(other, season)
+    log(f"  round trip: {result}; pages {original == imported}")
+    return {
+        "loadavg": load,
+        "import_season": result,
+        "file_mb": round(exported.stat().st_size / 2**20, 2),
+        "export_again_identical": json.loads(again.read_text()) == json.loads(exported.read_text()),
+        "pages_identical": original == imported,
+        "pages": {k: [original[k], imported[k]] for k in original},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -297,6 +376,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the database dropped and recreated for each size (default: %(default)s)",
     )
     p.add_argument("--sqlite-path", default=SQLITE_PATH, help="with --backend sqlite")
+    p.add_argument(
+        "--roundtrip-url",
+        default="",
+        help="with --interchange-sizes: import the exported season into this database (dropped "
+        "and created again) and compare its pages and its export with the original's",
+    )
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
     p.add_argument("--repeat", type=int, default=20, help="requests per median")
     p.add_argument("--out", default="", help="write the results as JSON here too")
@@ -333,7 +418,7 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"  {entry['export_verbali'][-1]}")
         if size in interchange_sizes:
             log("  export_season and backup...")
-            entry["interchange"] = measure_interchange(env, setup["season"])
+            entry["interchange"] = measure_interchange(env, setup["season"], args.roundtrip_url)
         results["sizes"][size] = entry
     results["loadavg_end"] = loadavg()
     text = json.dumps(results, indent=1)

@@ -147,6 +147,7 @@ def measure(size: int, samples: int, data_dir: Path) -> dict[str, Any]:
         player_cold.append(timed(lambda: get(url)))  # the player page's first reader
     for _ in range(samples):
         cache.clear()  # the same page with the whole cache emptied (a restart of Redis)
+        pagecache.clear()  # and the pages kept in the process (a restart of the workers)
         cold_cleared.append(timed(lambda: get("/")))
     out["reopen"] = med(reopen)
     out["close"] = med(close)

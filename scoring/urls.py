@@ -5,6 +5,7 @@ from scoring.views import (
     documents,
     games,
     history,
+    language,
     live,
     public,
     publishing,
@@ -22,4 +23,5 @@ urlpatterns = [
     *live.urlpatterns,
     *publishing.urlpatterns,
     *confirm.urlpatterns,
+    *language.urlpatterns,
 ]

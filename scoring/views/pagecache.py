@@ -18,9 +18,10 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.db import connection
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 
@@ -30,7 +31,8 @@ _PLACEHOLDER = CSRF_PLACEHOLDER.encode()
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage
 
 _lock = threading.Lock()
-_pages: OrderedDict[str, tuple[str, bytes]] = OrderedDict()
+# key -> (content type, the page's bytes split at the placeholder)
+_pages: OrderedDict[str, tuple[str, list[bytes]]] = OrderedDict()
 
 
 def max_pages() -> int:
@@ -46,6 +48,32 @@ def cacheable(request: HttpRequest) -> bool:
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and MESSAGES_COOKIE not in request.COOKIES
     )
+
+
+class SeasonState(NamedTuple):
+    """What a public page's key holds of each season (the picker, and the shown one's state)."""
+
+    pk: int
+    name: str
+    is_current: bool
+    ruleset_code: str
+    version: int
+    published: bool
+    created_at: Any
+
+
+def season_states() -> list[SeasonState]:
+    """Every season's state, newest name first: one plain query (no model instances, it runs on
+    every kept page served)."""
+    from scoring.models import Season
+
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(f) for f in SeasonState._fields if f != "pk")
+    table = quote(Season._meta.db_table)
+    sql = f"SELECT {quote('id')}, {columns} FROM {table} ORDER BY {quote('name')} DESC"
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return [SeasonState(*row) for row in cursor.fetchall()]
 
 
 def signature(parts: Iterable[Any]) -> str:
@@ -72,12 +100,17 @@ def serve(
         response = render({"csrf_token": CSRF_PLACEHOLDER})
         if response.status_code != 200 or response.streaming:
             return response
-        kept = (response["Content-Type"], response.content)
+        kept = (response["Content-Type"], response.content.split(_PLACEHOLDER))
         with _lock:
             _pages[key] = kept
             while len(_pages) > max_pages():
                 _pages.popitem(last=False)
-    content_type, body = kept
-    if _PLACEHOLDER in body:
-        body = body.replace(_PLACEHOLDER, get_token(request).encode())
-    return HttpResponse(body, content_type=content_type)
+    content_type, parts = kept
+    if len(parts) == 1:  # no form needing a token (the public pages, since the GET switch)
+        return HttpResponse(parts[0], content_type=content_type)
+    token = get_token(request).encode()
+    # the parts and the token, joined once by the response (a page is some 400 kB)
+    chunks = [parts[0]]
+    for part in parts[1:]:
+        chunks += (token, part)
+    return HttpResponse(chunks, content_type=content_type)

@@ -34,6 +34,7 @@ from scoring.models import Absence, Giornata, Player, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
+from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import current_season, own_player_id, season_turni, turno_with_everything
 from scoring.services.preview import classifica_header
 from scoring.tables import TurniTable, classifica_html, classifica_sort
@@ -167,29 +168,15 @@ def _anonymous_page(
     if not pagecache.cacheable(request):
         return None
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
-    seasons = list(
-        Season.objects.only(
-            "pk", "name", "is_current", "ruleset_code", "version", "created_at", "published"
-        ).order_by("-name")
-    )
+    seasons = pagecache.season_states()
     if raw in (None, ""):
         season = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
     else:
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
-    if season is None or season.is_generic or not season.published:
+    if season is None or not season.published or is_generic(get_system(season.ruleset_code)):
         return None  # the page as always (404, "non pubblicati", the game's own columns)
     signature = pagecache.signature(
-        (
-            request.get_full_path(),
-            get_language(),
-            settings.CLUB_NAME,
-            season.pk,
-            *key,
-            *(
-                (s.pk, s.name, s.is_current, s.ruleset_code, s.version, s.published, s.created_at)
-                for s in seasons
-            ),
-        )
+        (request.get_full_path(), get_language(), settings.CLUB_NAME, season.pk, *key, *seasons)
     )
     return pagecache.serve(
         request,

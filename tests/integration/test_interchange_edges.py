@@ -1,6 +1,6 @@
 """The import and the older backups at their edges: the size limit, texts longer than their
 columns, a season without a name, which season becomes current, the spareggio ranks stored,
-and an older backup's members and tables."""
+an older backup's members, tables and open turni, and the open turni left out of an export."""
 
 from __future__ import annotations
 

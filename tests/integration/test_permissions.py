@@ -375,6 +375,11 @@ TABLE: dict[str, tuple[Check, ...]] = {
     "password_reset_complete": (G(PUBLIC),),
     # -- language switch ---------------------------------------------------------------------------
     "set_language": (G(everyone(TO_HOME)), P(everyone(TO_HOME), {"language": "en"})),
+    # the top bar's switch: a GET form (the pages kept for anonymous visitors carry no token)
+    "scoring:language": (
+        G(everyone(TO_HOME)),
+        P(everyone(NOT_ALLOWED), {"language": "en"}, unchanged=True),
+    ),
 }
 
 

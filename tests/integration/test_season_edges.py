@@ -1,5 +1,6 @@
 """The season services at their edges: which season is current, the rule set each game starts
-from, the limits of a rule change's reason, and who and why the audit trail records."""
+from, the limits of a rule change's reason, who and why the audit trail records, a season
+closed under a stale copy, a member who has not played, and the giornata a reopen replays."""
 
 from __future__ import annotations
 
