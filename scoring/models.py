@@ -301,7 +301,11 @@ class Turno(UserTexts, models.Model):
                 name="turno_closed_has_date",
             ),
         ]
-        indexes = [models.Index(fields=["season", "status"])]
+        indexes = [
+            models.Index(fields=["season", "status"]),
+            # the Classifica's header: the season's most recent close (issue 16: not a scan)
+            models.Index(fields=["season", "status", "closed_at", "id"], name="turno_last_close"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.date.isoformat()} #{self.number}"

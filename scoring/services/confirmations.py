@@ -449,8 +449,8 @@ def contested_turni(season: Season | None) -> QuerySet[Turno]:
 
 
 def flagged_turni(season: Season | None) -> tuple[list[Turno], list[Turno]]:
-    """(contested, waiting for confirmation) turni of the season, in one query: the footnote of
-    the Classifica and the segreteria dashboard."""
+    """(contested, waiting for confirmation) turni of the season: the footnote of the Classifica
+    and the segreteria dashboard. One query, two when some turno is flagged."""
     if season is None:
         return [], []
     contested = Exists(
@@ -459,8 +459,25 @@ def flagged_turni(season: Season | None) -> tuple[list[Turno], list[Turno]]:
         )
     )
     waiting = Exists(CloseRequest.objects.filter(turno=OuterRef("pk")))
+    # only the turni named by a contestation or a close request (a few rows, by their index),
+    # never every turno of the season (issue 16: the Classifica's footnote is on every page):
+    # one query when none is, the common case
+    named = list(
+        VerbaleConfirmation.objects.filter(
+            turno__season=season, verdict=VerbaleConfirmation.CONTESTED
+        )
+        .order_by()
+        .values_list("turno_id", flat=True)
+        .union(
+            CloseRequest.objects.filter(turno__season=season)
+            .order_by()
+            .values_list("turno_id", flat=True)
+        )
+    )
+    if not named:
+        return [], []
     rows = list(
-        Turno.objects.filter(season=season)
+        Turno.objects.filter(pk__in=named)
         .annotate(contested=contested, waiting=waiting)
         .filter(
             Q(contested=True, status=Turno.CHIUSO)

@@ -100,19 +100,23 @@ def is_backdated(season_id: int, date: dt.date) -> dt.date | None:
 
 def classifica_header(season) -> tuple[dt.date | None, Turno | None]:
     """The date the Classifica is up to (its last closed giornata) and, when the season's most
-    recent close was a back-dated turno that replayed it, that turno: one query."""
+    recent close was a back-dated turno that replayed it, that turno: one query, over the
+    season's giornate (a giornata has its ``lowest`` once a turno of it is closed) and the
+    index of the most recent close, never a scan of the season's turni."""
     last = (
-        Turno.objects.filter(season=season, status=Turno.CHIUSO)
-        .order_by()
-        .values("season")
-        .annotate(m=Max("giornata__date"))
-        .values("m")
+        Giornata.objects.filter(season=season, lowest__isnull=False)
+        .order_by("-date")
+        .values("date")[:1]
+    )
+    newest = (
+        Turno.objects.filter(season=season, status=Turno.CHIUSO, closed_at__isnull=False)
+        .order_by("-closed_at", "-pk")
+        .values("pk")[:1]
     )
     latest = (
-        Turno.objects.filter(season=season, status=Turno.CHIUSO, closed_at__isnull=False)
+        Turno.objects.filter(pk=Subquery(newest))
         .select_related("giornata")
-        .annotate(last=Subquery(last[:1]))
-        .order_by("-closed_at", "-pk")
+        .annotate(last=Subquery(last))
         .first()
     )
     if latest is None:
