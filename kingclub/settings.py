@@ -208,6 +208,9 @@ else:
 # HTML from each process's own memory: no query per poll. A write in another worker reaches it
 # when the 1-second version expires (scoring/views/live.py).
 CACHES["live"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "live"}
+# Public pages kept whole per process for anonymous visitors (scoring/views/pagecache.py): how
+# many (least recently used out; 0 turns it off). A Classifica of 300 members is ~400 kB.
+KINGCLUB_PAGE_CACHE = int(os.environ.get("KINGCLUB_PAGE_CACHE", 64))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
