@@ -97,8 +97,11 @@ class ProblemFormMixin:
 class TurnoStartForm(ProblemFormMixin, forms.Form):
     """Season, date, table, up to seven seats in counterclockwise order, the first dealer."""
 
+    # a closed season takes no turno (season_require_open refuses it): not offered
     season = forms.ModelChoiceField(
-        queryset=Season.objects.all(), label=_("Stagione"), empty_label=None
+        queryset=Season.objects.filter(closed_at__isnull=True),
+        label=_("Stagione"),
+        empty_label=None,
     )
     date = forms.DateField(
         label=_("Data"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
@@ -162,8 +165,9 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
             .annotate(m=Max("giornata__date"))
         }
         self.backdated_last: dt.date | None = None  # set by clean() for a back-dated turno
+        open_seasons = Season.objects.filter(closed_at__isnull=True)
         self.fields["season"].initial = (
-            Season.objects.filter(is_current=True).first() or Season.objects.first()
+            open_seasons.filter(is_current=True).first() or open_seasons.first()
         )
         self.fields["season"].label_from_instance = lambda s: f"{s.name} · {s.system.label}"
         self.fields["date"].initial = timezone.localdate()

@@ -89,3 +89,19 @@ def test_large_club_picks_seats_by_typing(segretario_client, large_club):
     assert seats == ["Socio C", "Socio K", "Socio A", "Teresa Nuova"]
     assert turno.first_dealer.name == "Socio K"
     assert Player.objects.count() == 14
+
+
+def test_a_closed_season_is_not_offered(segretario_client, small_club):
+    from scoring.models import Season
+
+    Season.objects.filter(pk=small_club.pk).update(closed_at="2027-06-30T20:00:00Z")
+    open_one = season_create(name="2027-28")
+    html = segretario_client.get(URL).content.decode()
+    select = re.search(r'<select name="season".*?</select>', html, re.S).group(0)
+    assert re.findall(r'<option value="(\d+)"', select) == [str(open_one.pk)]
+    # a forged POST for the closed season is refused by the form, nothing is written
+    pk = {p.name: p.pk for p in Player.objects.all()}
+    data = {"season": small_club.pk, "date": "2027-07-02", "first_dealer_seat": 1}
+    data.update({f"seat_{i}": pk[n] for i, n in enumerate(["Anna", "Bruno", "Carla"], start=1)})
+    r = segretario_client.post(URL, data)
+    assert r.status_code in (200, 422) and not Turno.objects.exists()
