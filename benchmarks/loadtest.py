@@ -310,27 +310,7 @@ def main() -> None:
         return
     print("preparing the database (demo club, 40 giornate)...", file=sys.stderr)
     data = setup_database()
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "kingclub.wsgi",
-            "--bind",
-            f"127.0.0.1:{PORT}",
-            "--workers",
-            str(args.workers),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env(),
-    )
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(BASE + "/", timeout=2).read()
-                break
-            except OSError:
-                time.sleep(0.2)
+    with serving(args.workers):
         segretari = [Segretario(t) for t in data["turni"]]
         for s in segretari:
             s.start()
@@ -338,9 +318,6 @@ def main() -> None:
         result = wrk(data["read"], args.seconds, args.connections)
         for s in segretari:
             s.join(timeout=120)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     report(args, data, result, segretari)
 
 
