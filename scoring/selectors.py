@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest
@@ -33,6 +34,15 @@ from scoring.rules import Sanction as SanctionRecord
 
 def current_season() -> Season | None:
     return Season.objects.filter(is_current=True).first() or Season.objects.first()
+
+
+S = TypeVar("S", bound=Any)
+
+
+def default_season(seasons: Sequence[S]) -> S | None:
+    """What :func:`current_season` picks, from seasons already read newest name first (the
+    season picker's rows, or the kept pages' season states)."""
+    return next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
 
 
 def own_player_id(request: HttpRequest) -> int | None:

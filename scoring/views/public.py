@@ -35,7 +35,13 @@ from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.rules.systems import get_system, is_generic
-from scoring.selectors import current_season, own_player_id, season_turni, turno_with_everything
+from scoring.selectors import (
+    current_season,
+    default_season,
+    own_player_id,
+    season_turni,
+    turno_with_everything,
+)
 from scoring.services.preview import classifica_header
 from scoring.tables import TurniTable, classifica_html, classifica_sort
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
@@ -67,7 +73,7 @@ def _season_context(season: Season | None) -> dict[str, Any]:
         Season.objects.only("pk", "name", "is_current", "ruleset_code").order_by("-name")
     )
     # the season shown without ?stagione= (as selectors.current_season picks it)
-    default = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
+    default = default_season(seasons)
     keep = ""
     if season is not None and default is not None and season.pk != default.pk:
         keep = f"?stagione={season.pk}"
@@ -170,7 +176,7 @@ def _anonymous_page(
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
     seasons = pagecache.season_states()
     if raw in (None, ""):
-        season = next((s for s in seasons if s.is_current), seasons[0] if seasons else None)
+        season = default_season(seasons)
     else:
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
     if season is None or not season.published or is_generic(get_system(season.ruleset_code)):
