@@ -1,12 +1,16 @@
 """Whole public pages kept for anonymous visitors (issue 16: a warm page close to a constant view).
 
 A member's Classifica is the same bytes for every anonymous visitor of the same URL, language
-and state of the seasons, except the CSRF token of the language switch and of htmx's headers.
-The page is rendered once with a placeholder where the token goes and kept in this process's
-memory under a key that holds everything it shows (the caller's signature of the seasons: each
-one's ``version``, bumped inside every write that changes what the page shows); each request
-puts its own token in. So a warm hit is one query (the seasons' versions, which keeps every
-worker exact the moment a turno closes) and a copy of bytes; no template is rendered.
+and state of the seasons. The page is rendered once and kept in this process's memory under a
+key that holds everything it shows (the caller's signature of the seasons: each one's
+``version``, bumped inside every write that changes what the page shows). So a warm hit is one
+query (the seasons' versions, which keeps every worker exact the moment a turno closes) and the
+bytes; no template is rendered.
+
+The public pages carry no CSRF token (the language switch is a GET form; htmx's CSRF header is
+written for logged-in users only). Should a kept page ever print ``{{ csrf_token }}``, it is
+rendered with a placeholder there and each response puts its own visitor's token in, so no
+visitor is ever served another's token.
 
 Only for a visitor with no session and no pending message (no session cookie, no messages
 cookie): anyone logged in, or with a flash message to read, gets the page rendered as always.
@@ -106,7 +110,7 @@ def serve(
             while len(_pages) > max_pages():
                 _pages.popitem(last=False)
     content_type, parts = kept
-    if len(parts) == 1:  # no form needing a token (the public pages, since the GET switch)
+    if len(parts) == 1:  # no token on the page (the public pages since the GET language switch)
         return HttpResponse(parts[0], content_type=content_type)
     token = get_token(request).encode()
     # the parts and the token, joined once by the response (a page is some 400 kB)
