@@ -147,8 +147,9 @@ SQLITE_OPTIONS = {
     ),
 }
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{SQLITE_PATH}",
+    # an empty DATABASE_URL (``DATABASE_URL=`` in a shell or an env file) is not set
+    "default": dj_database_url.parse(
+        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{SQLITE_PATH}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0)),
         # a kept connection is checked before each request reuses it (a restarted server)
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),

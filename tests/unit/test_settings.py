@@ -120,3 +120,11 @@ def test_a_bad_pool_setting_refuses_to_start():
     assert proc.returncode != 0 and "DB_POOL='8,2'" in proc.stderr
     proc = manage("check", DB_POOL="4")  # SQLite
     assert proc.returncode != 0 and "DB_POOL needs a PostgreSQL DATABASE_URL" in proc.stderr
+
+
+def test_an_empty_database_url_means_the_sqlite_file_of_the_project():
+    code = "from django.conf import settings as s; print(s.DATABASES['default']['NAME'])"
+    for value in ("", "  "):
+        proc = manage("shell", "-c", code, DATABASE_URL=value)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == str(ROOT / "db.sqlite3")
