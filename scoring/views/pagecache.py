@@ -2,7 +2,7 @@
 
 A member's Classifica is the same bytes for every anonymous visitor of the same URL, language
 and state of the seasons. The page is rendered once and kept in this process's memory under a
-key that holds everything it shows (the caller's signature of the seasons: each one's
+key that holds everything it shows (the caller's tuple of the seasons: each one's
 ``version``, bumped inside every write that changes what the page shows). So a warm hit is one
 query (the seasons' versions, which keeps every worker exact the moment a turno closes) and the
 bytes; no template is rendered.
@@ -18,10 +18,9 @@ cookie): anyone logged in, or with a flash message to read, gets the page render
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -36,7 +35,7 @@ MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage
 
 _lock = threading.Lock()
 # key -> (content type, the page's bytes split at the placeholder)
-_pages: OrderedDict[str, tuple[str, list[bytes]]] = OrderedDict()
+_pages: OrderedDict[Hashable, tuple[str, list[bytes]]] = OrderedDict()
 
 
 def max_pages() -> int:
@@ -63,26 +62,29 @@ class SeasonState(NamedTuple):
     ruleset_code: str
     version: int
     published: bool
-    created_at: Any
+    created_at: str  # as the database writes it: tells a season from another with its id
+
+
+_SQL: dict[str, str] = {}  # the query, per database vendor
 
 
 def season_states() -> list[SeasonState]:
-    """Every season's state, newest name first: one plain query (no model instances, it runs on
-    every kept page served)."""
-    from scoring.models import Season
+    """Every season's state, newest name first: one plain query (no model instances, no
+    datetime parsed: it runs on every kept page served)."""
+    sql = _SQL.get(connection.vendor)
+    if sql is None:
+        from scoring.models import Season
 
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(f) for f in SeasonState._fields if f != "pk")
-    table = quote(Season._meta.db_table)
-    sql = f"SELECT {quote('id')}, {columns} FROM {table} ORDER BY {quote('name')} DESC"
+        quote = connection.ops.quote_name
+        columns = [quote(f) for f in SeasonState._fields if f not in ("pk", "created_at")]
+        table = quote(Season._meta.db_table)
+        sql = _SQL[connection.vendor] = (
+            f"SELECT {quote('id')}, {', '.join(columns)}, CAST({quote('created_at')} AS TEXT) "
+            f"FROM {table} ORDER BY {quote('name')} DESC"
+        )
     with connection.cursor() as cursor:
         cursor.execute(sql)
         return [SeasonState(*row) for row in cursor.fetchall()]
-
-
-def signature(parts: Iterable[Any]) -> str:
-    """A short digest of what a page depends on (the caller lists it)."""
-    return hashlib.blake2b(repr(tuple(parts)).encode(), digest_size=12).hexdigest()
 
 
 def clear() -> None:
@@ -92,10 +94,12 @@ def clear() -> None:
 
 
 def serve(
-    request: HttpRequest, key: str, render: Callable[[dict[str, Any]], HttpResponse]
+    request: HttpRequest, key: Hashable, render: Callable[[dict[str, Any]], HttpResponse]
 ) -> HttpResponse:
-    """The page under ``key``: kept bytes with this visitor's CSRF token, or ``render(extra)``
-    (``extra`` holds the placeholder token for the context) kept when it answers 200."""
+    """The page under ``key`` (a tuple of everything the page shows, hashed by the dict, never
+    digested: two states cannot meet under one key): kept bytes with this visitor's CSRF token,
+    or ``render(extra)`` (``extra`` holds the placeholder token for the context) kept when it
+    answers 200."""
     with _lock:
         kept = _pages.get(key)
         if kept is not None:

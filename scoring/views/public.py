@@ -181,12 +181,9 @@ def _anonymous_page(
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
     if season is None or not season.published or is_generic(get_system(season.ruleset_code)):
         return None  # the page as always (404, "non pubblicati", the game's own columns)
-    signature = pagecache.signature(
-        (request.get_full_path(), get_language(), settings.CLUB_NAME, season.pk, *key, *seasons)
-    )
     return pagecache.serve(
         request,
-        f"page:{signature}",
+        (request.get_full_path(), get_language(), settings.CLUB_NAME, season.pk, *key, *seasons),
         # the whole season (its rule set) only when the page is rendered
         lambda extra: render_page(Season.objects.get(pk=season.pk), extra),
     )
