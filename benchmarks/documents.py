@@ -258,11 +258,11 @@ open(sys.argv[2], "w", encoding="utf-8").write(text)
 
 
 def measure_interchange(
-    env: dict[str, str], season: str, roundtrip_url: str = ""
+    env: dict[str, str], season: str, roundtrip_url: str = "", only_roundtrip: bool = False
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, cmd in (
+        commands = (
             ("export_season", manage("export_season", season, f"{tmp}/season.json")),
             ("export_season_indent_2", manage(
                 "export_season", season, f"{tmp}/season2.json", "--indent", "2"
@@ -273,7 +273,8 @@ def measure_interchange(
                 "import django, sys; django.setup(); exec(sys.argv[3])",
                 season, f"{tmp}/old.json", OLD_EXPORT,
             ]),
-        ):  # fmt: skip
+        )  # fmt: skip
+        for name, cmd in commands[:1] if only_roundtrip else commands:
             load = loadavg()
             result = run_measured(cmd, env)
             written = {
@@ -285,10 +286,11 @@ def measure_interchange(
             result["file_mb"] = round(Path(tmp, written).stat().st_size / 2**20, 2)
             out[name] = {"loadavg": load, **result}
             log(f"  {name}: {result}")
-        same = json.loads(Path(tmp, "season.json").read_text()) == json.loads(
-            Path(tmp, "old.json").read_text()
-        )
-        out["streamed_equals_whole"] = same
+        if not only_roundtrip:
+            same = json.loads(Path(tmp, "season.json").read_text()) == json.loads(
+                Path(tmp, "old.json").read_text()
+            )
+            out["streamed_equals_whole"] = same
         if roundtrip_url:
             out["roundtrip"] = measure_roundtrip(
                 env, season, Path(tmp, "season.json"), roundtrip_url
@@ -389,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
         help="with --interchange-sizes: import the exported season into this database (dropped "
         "and created again) and compare its pages and its export with the original's",
     )
+    p.add_argument(
+        "--only-roundtrip",
+        action="store_true",
+        help="with --roundtrip-url: export_season and the round trip only (no backup, no old way)",
+    )
     p.add_argument("--data-dir", default=str(DEFAULT_DATA_DIR))
     p.add_argument("--repeat", type=int, default=20, help="requests per median")
     p.add_argument("--out", default="", help="write the results as JSON here too")
@@ -426,7 +433,9 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"  {entry['export_verbali'][-1]}")
         if size in interchange_sizes:
             log("  export_season and backup...")
-            entry["interchange"] = measure_interchange(env, setup["season"], args.roundtrip_url)
+            entry["interchange"] = measure_interchange(
+                env, setup["season"], args.roundtrip_url, args.only_roundtrip
+            )
         results["sizes"][size] = entry
     results["loadavg_end"] = loadavg()
     text = json.dumps(results, indent=1)

@@ -114,7 +114,7 @@ EQUIVALENT: dict[str, str] = {
         "the registry's `_loaded` flag only spares re-importing: `import_module` of a loaded "
         "module returns it from sys.modules without running it (nothing registers twice)"
     ),
-    "scoring/services/interchange.py:100:15:constant:0": (
+    "scoring/services/interchange.py:126:15:constant:0": (
         "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "
         "a chunk of 500 or 501 turni writes the same rows"
     ),
@@ -127,11 +127,19 @@ EQUIVALENT: dict[str, str] = {
         "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"
     ),
-    "scoring/services/interchange.py:226:47:constant:0": (
-        "import: `turni` is built from `indexes` one turno per index just above, so "
-        "`zip(..., strict=...)` always meets two lists of the same length"
+    "scoring/services/interchange.py:320:70:constant:0": (
+        "import: `turni` is built from `chunk` one turno per item just above, so "
+        "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:474:69:constant:0": (
+    "scoring/services/interchange.py:413:72:constant:0": (
+        "import: `turni` is built from `chunk` one turno per item just above, so "
+        "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
+    ),
+    "scoring/services/interchange.py:435:74:constant:0": (
+        "import: `turni` is built from `chunk` one turno per item just above, so "
+        "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
+    ),
+    "scoring/services/interchange.py:567:69:constant:0": (
         "an older backup's members: the default of `m.get('active', True)` only feeds "
         "`isinstance(..., bool)`, which True and False both pass (the value stored is read "
         "again with its own default)"

@@ -47,7 +47,8 @@ def two(d: Decimal) -> str:
     return str(d.quantize(Decimal("0.01")))
 
 
-def _depth(obj: Any, limit: int = MAX_DEPTH) -> int:
+def depth(obj: Any, limit: int = MAX_DEPTH) -> int:
+    """How deeply ``obj`` nests (a scalar is 1); stops counting past ``limit``."""
     stack = [(obj, 1)]
     deepest = 0
     while stack:
@@ -79,7 +80,7 @@ def loads(text: str | bytes) -> Any:
         raise RuleViolation(
             [Problem("JSON_SYNTAX", f"JSON non valido: {exc.msg} (riga {exc.lineno})")]
         ) from None
-    if _depth(data) > MAX_DEPTH:
+    if depth(data) > MAX_DEPTH:
         raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")])
     return data
 
@@ -114,14 +115,13 @@ def _items(value: Any, what: str, problems: list[Problem], turno: str) -> list[d
     return value
 
 
-def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
-    """A ``kingclub/v1`` input document as engine records; raises RuleViolation on any problem.
+def parse_header(
+    data: Mapping[str, Any], problems: list[Problem], rules: RuleSet | None = None
+) -> tuple[str, str, list[str], RuleSet | None]:
+    """The document's fields other than its turni: (ruleset code, season, roster, rules).
 
-    Only the shape is checked here; the rules are checked by :func:`score_document`.
+    Problems are appended to ``problems``; the rules are None when they cannot be known.
     """
-    problems: list[Problem] = []
-    if not isinstance(data, dict):
-        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
     if data.get("format") != FORMAT:
         problems.append(
             Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
@@ -145,22 +145,35 @@ def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
         season = ""
     season = _text(season, "season", problems, None, required=False)
     roster = _str_list(data.get("roster"), "roster", problems, None)
+    return str(code), season, roster, rules
+
+
+def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
+    """A ``kingclub/v1`` input document as engine records; raises RuleViolation on any problem.
+
+    Only the shape is checked here; the rules are checked by :func:`score_document`.
+    """
+    problems: list[Problem] = []
+    if not isinstance(data, dict):
+        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+    code, season, roster, rules = parse_header(data, problems, rules)
     raw_turni = data.get("turni")
     if not isinstance(raw_turni, list):
         problems.append(Problem("FORMAT", "turni: deve essere una lista"))
         raw_turni = []
     turni: list[TurnoRecord] = []
     for i, t in enumerate(raw_turni, start=1):
-        rec = _parse_turno(t, i, problems)
+        rec = parse_turno(t, i, problems)
         if rec is not None:
             turni.append(rec)
     if problems:
         raise RuleViolation(problems)
     assert rules is not None
-    return SeasonDocument(str(code), season, roster, turni, rules)
+    return SeasonDocument(code, season, roster, turni, rules)
 
 
-def _parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | None:
+def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | None:
+    """The ``index``-th turno of a document (from 1) as a record; its problems appended."""
     if not isinstance(t, dict):
         problems.append(Problem("FORMAT", f"turni[{index}]: deve essere un oggetto"))
         return None
@@ -277,6 +290,19 @@ class ScoredDocument:
     season: SeasonResult
 
 
+def table_result(key: Any, t: TurnoRecord, s: TurnoScore) -> TableResult:
+    """A scored turno as the season sees it (its order, ratios and sanctions)."""
+    assert t.date is not None
+    return TableResult(
+        key=key,
+        date=t.date,
+        number=t.number,
+        order=s.order() if s.places else tuple(t.players),
+        ratios=s.ratios or {},
+        sanctions=t.sanctions,
+    )
+
+
 def score_document(doc: SeasonDocument) -> ScoredDocument:
     """Score every turno and the season; raises RuleViolation listing every problem."""
     problems: list[Problem] = []
@@ -285,17 +311,7 @@ def score_document(doc: SeasonDocument) -> ScoredDocument:
         score = score_turno(doc.rules, t, require_complete=True)
         problems.extend(p.in_turno(t.label) for p in score.problems)
         scores.append(score)
-    tables = [
-        TableResult(
-            key=i,
-            date=t.date,
-            number=t.number,
-            order=s.order() if s.places else tuple(t.players),
-            ratios=s.ratios or {},
-            sanctions=t.sanctions,
-        )
-        for i, (t, s) in enumerate(zip(doc.turni, scores, strict=True))
-    ]
+    tables = [table_result(i, t, s) for i, (t, s) in enumerate(zip(doc.turni, scores, strict=True))]
     problems.extend(check_giornate(tables))
     if problems:
         raise RuleViolation(problems)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -30,19 +31,25 @@ from scoring.rules import Problem, RuleViolation, SeasonState
 from scoring.rules.interchange import (
     FORMAT,
     MAX_TURNO_NUMBER,
-    ScoredDocument,
     SeasonDocument,
     input_document,
     loads,
     parse_document,
-    score_document,
+    parse_header,
+    parse_turno,
+    table_result,
     turno_to_input,
 )
+from scoring.rules.records import TableOutcome, TableResult, TurnoRecord, TurnoScore
+from scoring.rules.ruleset import RuleSet
+from scoring.rules.season import check_giornate, play_season
 from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.text import TextError, clean_text
+from scoring.rules.turno import score_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.history import history_for_import
+from scoring.services.jsonread import DocumentFile
 from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.season import season_create, standings_refresh
 
@@ -55,28 +62,33 @@ def read_document(raw: bytes | str, limit: int | None = -1) -> Any:
     """
     if limit == -1:
         limit = settings.KINGCLUB_MAX_IMPORT_BYTES
-    if limit is not None and len(raw) > limit:
-        raise RuleViolation(
-            [
-                Problem(
-                    "JSON_TOO_LARGE",
-                    f"il documento è di {len(raw)} byte, oltre il limite di {limit}",
-                )
-            ]
-        )
+    _check_size(len(raw), limit)
     return loads(raw)
 
 
-def column_problems(doc: SeasonDocument) -> list[Problem]:
-    """Every text of the document fits its column, on every database (SQLite checks none)."""
-    problems: list[Problem] = []
-    seen: set[tuple[str, str]] = set()
+def _check_size(size: int, limit: int | None) -> None:
+    if limit is not None and size > limit:
+        raise RuleViolation(
+            [
+                Problem(
+                    "JSON_TOO_LARGE", f"il documento è di {size} byte, oltre il limite di {limit}"
+                )
+            ]
+        )
 
-    def check(model, name: str, value: str, where: str, turno: str | None = None) -> None:
+
+class _Columns:
+    """Every text of the document fits its column, on every database (SQLite checks none)."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+        self.seen: set[tuple[str, str]] = set()
+
+    def check(self, model, name: str, value: str, where: str, turno: str | None = None) -> None:
         limit = model._meta.get_field(name).max_length
-        if len(value) > limit and (where, value) not in seen:
-            seen.add((where, value))
-            problems.append(
+        if len(value) > limit and (where, value) not in self.seen:
+            self.seen.add((where, value))
+            self.problems.append(
                 Problem(
                     "TEXT_TOO_LONG",
                     f"{where}: al massimo {limit} caratteri (sono {len(value)})",
@@ -85,268 +97,349 @@ def column_problems(doc: SeasonDocument) -> list[Problem]:
                 )
             )
 
-    check(Season, "name", doc.season, "season")
-    check(Season, "ruleset_code", doc.ruleset_code, "ruleset")
-    for name in doc.roster:
-        check(Player, "name", name, "roster")
-    for t in doc.turni:
+    def header(self, season: str, ruleset_code: str, roster: list[str]) -> None:
+        self.check(Season, "name", season, "season")
+        self.check(Season, "ruleset_code", ruleset_code, "ruleset")
+        for name in roster:
+            self.check(Player, "name", name, "roster")
+
+    def turno(self, t: TurnoRecord) -> None:
         for name in t.players:
-            check(Player, "name", name, "players", t.label)
+            self.check(Player, "name", name, "players", t.label)
         for p in t.penalties:
-            check(Penalita, "article", p.article, "penalties.article", t.label)
-            check(Penalita, "reason", p.reason, "penalties.reason", t.label)
+            self.check(Penalita, "article", p.article, "penalties.article", t.label)
+            self.check(Penalita, "reason", p.reason, "penalties.reason", t.label)
         for s in t.sanctions:
-            check(Sanction, "kind", s.kind, "sanctions.kind", t.label)
-            check(Sanction, "reason", s.reason, "sanctions.reason", t.label)
-    return problems
+            self.check(Sanction, "kind", s.kind, "sanctions.kind", t.label)
+            self.check(Sanction, "reason", s.reason, "sanctions.reason", t.label)
+
+
+def column_problems(doc: SeasonDocument) -> list[Problem]:
+    """Every text of the document fits its column, on every database (SQLite checks none)."""
+    columns = _Columns()
+    columns.header(doc.season, doc.ruleset_code, doc.roster)
+    for t in doc.turni:
+        columns.turno(t)
+    return columns.problems
 
 
 IMPORT_CHUNK = 500  # turni written per round: bounds the memory of a large import
 
+TurniSource = Callable[[], Iterable[Any]]
+"""Opens the document's turni afresh at each call (a list, or a file read item by item)."""
 
-@transaction.atomic
+
 def season_import(*, data: Any, user=None, current: bool | None = None) -> Season:
-    """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named).
-
-    The engine scores the document once (turni and the whole season: series, titles, league
-    points, absences) and that result is stored as it is, what :func:`season_recompute` would
-    write, without replaying the season a second time.
-    """
+    """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named)."""
     if isinstance(data, dict) and is_generic(system_of_document(data)):
         from scoring.services.games import game_season_import
 
         return game_season_import(data=data, user=user, current=bool(current))
-    doc = parse_document(data)
-    problems = column_problems(doc)
-    if problems:
+    if not isinstance(data, dict):
+        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+    turni = data.get("turni")
+    return season_import_stream(
+        header=data,
+        turni=lambda: turni if isinstance(turni, list) else (),
+        turni_is_list=isinstance(turni, list),
+        user=user,
+        current=current,
+    )
+
+
+def season_import_file(
+    path: Path, *, limit: int | None = None, user=None, current: bool | None = None
+) -> Season:
+    """Load a ``kingclub/v1`` document from a file, read turno by turno (:class:`DocumentFile`):
+    the memory does not grow with the season. A game system other than C.A.F. reads it whole.
+    """
+    _check_size(path.stat().st_size, limit)
+    document = DocumentFile(path)
+    header = document.header()
+    if is_generic(system_of_document(header)):
+        return season_import(data=loads(path.read_bytes()), user=user, current=current)
+    return season_import_stream(
+        header=header,
+        turni=document.turni,
+        turni_is_list=document.has_turni_list,
+        user=user,
+        current=current,
+    )
+
+
+@transaction.atomic
+def season_import_stream(
+    *,
+    header: dict[str, Any],
+    turni: TurniSource,
+    turni_is_list: bool = True,
+    user=None,
+    current: bool | None = None,
+) -> Season:
+    """Load a ``kingclub/v1`` King C.A.F. document whose turni are read twice from ``turni``,
+    one at a time: memory holds the season's light outcome, not its smazzate.
+
+    The first reading parses and scores every turno and keeps only what the season needs (the
+    order, ratios and sanctions of each table); the whole season (series, titles, league points,
+    absences) is played once from those. The second reading scores each turno again and writes
+    it with its season outcome, :data:`IMPORT_CHUNK` turni at a time, in this one transaction:
+    a problem anywhere writes nothing, and every problem is named.
+    """
+    problems: list[Problem] = []
+    code, name, roster, rules = parse_header(header, problems)
+    if not turni_is_list:
+        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+    if rules is None:
         raise RuleViolation(problems)
-    scored = score_document(doc)  # raises RuleViolation listing every problem
-    name = doc.season or "stagione importata"
+    columns = _Columns()
+    columns.header(name, code, roster)
+    scored_problems: list[Problem] = []
+    tables: list[TableResult] = []
+    names = dict.fromkeys(roster)
+    for i, raw in enumerate(turni(), start=1):
+        before = len(problems)
+        t = parse_turno(raw, i, problems)
+        if t is None or len(problems) > before:
+            continue
+        columns.turno(t)
+        if problems or columns.problems:
+            continue  # the document is refused for its shape: its scores would not be shown
+        score = score_turno(rules, t, require_complete=True)
+        scored_problems.extend(p.in_turno(t.label) for p in score.problems)
+        tables.append(table_result(len(tables), t, score))
+        names.update(dict.fromkeys(t.players))
+    for found in (problems, columns.problems):
+        if found:
+            raise RuleViolation(found)
+    scored_problems.extend(check_giornate(tables))
+    if scored_problems:
+        raise RuleViolation(scored_problems)
+    outcome = play_season(rules, roster, tables)
+
+    name = name or "stagione importata"
     if Season.objects.filter(name=name).exists():
         raise RuleViolation(
             [Problem("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")]
         )
     if current is None:
         current = not Season.objects.filter(is_current=True).exists()
-    season = season_create(
-        name=name, ruleset_code=doc.ruleset_code, rules=doc.rules.to_dict(), current=current
-    )
-    names = list(dict.fromkeys([*doc.roster, *(p for t in doc.turni for p in t.players)]))
-    existing = {p.name: p for p in Player.objects.filter(name__in=names)}
+    season = season_create(name=name, ruleset_code=code, rules=rules.to_dict(), current=current)
+    existing = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
     Player.objects.bulk_create([Player(name=n) for n in names if n not in existing])
-    players = {p.name: p.pk for p in Player.objects.filter(name__in=names)}
+    players = dict(Player.objects.filter(name__in=names).values_list("name", "pk"))
     Enrollment.objects.bulk_create([Enrollment(season=season, player_id=players[n]) for n in names])
-    days = {d.date: d for d in scored.season.giornate}
     Giornata.objects.bulk_create(
         [
             Giornata(
                 season=season,
-                date=d,
-                lowest=days[d].lowest,
-                state_after=(days[d].state_after or SeasonState()).to_dict(),
+                date=day.date,
+                lowest=day.lowest,
+                state_after=(day.state_after or SeasonState()).to_dict(),
             )
-            for d in sorted(days)
+            for day in sorted(outcome.giornate, key=lambda day: day.date)
         ]
     )
-    giornate = {g.date: g for g in Giornata.objects.filter(season=season)}
-
-    order = sorted(range(len(doc.turni)), key=lambda i: (doc.turni[i].date, doc.turni[i].number))
-    verbale = {i: k + 1 for k, i in enumerate(order)}
+    giornate = dict(Giornata.objects.filter(season=season).values_list("date", "pk"))
+    order = sorted(range(len(tables)), key=lambda k: (tables[k].date, tables[k].number))
+    verbale = dict.fromkeys(order, 0)
+    for n, k in enumerate(order, start=1):
+        verbale[k] = n
     closed_by = user if user is not None and user.is_authenticated else None
-    now = timezone.now()
-    for lo in range(0, len(doc.turni), IMPORT_CHUNK):
-        _import_turni(
-            season,
-            scored,
-            range(lo, min(lo + IMPORT_CHUNK, len(doc.turni))),
-            players=players,
-            giornate=giornate,
-            verbale=verbale,
-            closed_by=closed_by,
-            now=now,
-        )
+    written = _Written(season, rules, players, giornate, closed_by, timezone.now())
+    rescored = (
+        (k, t, score_turno(rules, t, require_complete=True))
+        for k, t in enumerate(parse_turno(raw, i, []) for i, raw in enumerate(turni(), start=1))
+    )
+    for chunk in batched(rescored, IMPORT_CHUNK):
+        written.turni([(t, score, outcome.tables[k], verbale[k]) for k, t, score in chunk])
     insert_rows(
         Absence,
         ["giornata", "season", "player", "league_points"],
         (
-            (giornate[day.date].pk, season.pk, players[p], lp)
-            for day in scored.season.giornate
+            (giornate[day.date], season.pk, players[p], lp)
+            for day in outcome.giornate
             for p, lp in day.absences.items()
         ),
     )
     SeasonEvent.objects.create(
         season=season,
         kind="import",
-        reason=f"{len(doc.turni)} turni importati",
+        reason=f"{len(verbale)} turni importati",
         user=closed_by,
     )
     standings_refresh(season=season)
     return season
 
 
-def _import_turni(
-    season: Season,
-    scored: ScoredDocument,
-    indexes: range,
-    *,
-    players: dict[str, int],
-    giornate: dict[dt.date, Giornata],
-    verbale: dict[int, int],
-    closed_by,
-    now: dt.datetime,
-) -> None:
-    """Write the turni ``indexes`` of a scored document: turni, seats with the season's
-    outcome, smazzate, results, penalità, sanctions, titles."""
-    doc, rules = scored.doc, scored.doc.rules
-    turni = [
-        Turno(
-            season=season,
-            giornata=giornate[doc.turni[i].date],
-            number=doc.turni[i].number,
-            first_dealer_id=players[doc.turni[i].first_dealer],
-            status=Turno.CHIUSO,
-            closed_at=now,
-            closed_by=closed_by,
-            verbale_number=verbale[i],
-            winner_id=players[scored.scores[i].order()[0]],
-        )
-        for i in indexes
-    ]
-    Turno.objects.bulk_create(turni, batch_size=500)
-    if any(t.pk is None for t in turni):  # backends that do not return ids
-        ids = {
-            (t.giornata_id, t.number): t.pk
-            for t in Turno.objects.filter(season=season, pk__gt=0).only("giornata", "number")
-        }
-        for t in turni:
-            t.pk = t.id = ids[(t.giornata_id, t.number)]
-    turno_ids = [t.pk for t in turni]
+class _Written:
+    """Writes scored turni of one imported season, a chunk at a time."""
 
-    seats, smazzate, penalita, sanctions = [], [], [], []
-    for i, turno in zip(indexes, turni, strict=True):
-        t, score, outcome = doc.turni[i], scored.scores[i], scored.season.tables[i]
-        rank = {n: k + 1 for k, n in enumerate(t.tiebreak)}
-        seats.extend(
+    def __init__(
+        self,
+        season: Season,
+        rules: RuleSet,
+        players: dict[str, int],
+        giornate: dict[dt.date, int],
+        closed_by,
+        now: dt.datetime,
+    ) -> None:
+        self.season, self.rules, self.players = season, rules, players
+        self.giornate, self.closed_by, self.now = giornate, closed_by, now
+
+    def turni(self, chunk: list[tuple[TurnoRecord, TurnoScore, TableOutcome, int]]) -> None:
+        """Turni, seats with the season's outcome, smazzate, results, penalità, sanctions,
+        titles."""
+        players, now = self.players, self.now
+        turni = [
+            Turno(
+                season=self.season,
+                giornata_id=self.giornate[t.date],
+                number=t.number,
+                first_dealer_id=players[t.first_dealer],
+                status=Turno.CHIUSO,
+                closed_at=now,
+                closed_by=self.closed_by,
+                verbale_number=number,
+                winner_id=players[score.order()[0]],
+            )
+            for t, score, _, number in chunk
+        ]
+        Turno.objects.bulk_create(turni, batch_size=500)
+        if any(t.pk is None for t in turni):  # backends that do not return ids
+            ids = {
+                (giornata, number): pk
+                for giornata, number, pk in Turno.objects.filter(season=self.season).values_list(
+                    "giornata_id", "number", "pk"
+                )
+            }
+            for t in turni:
+                t.pk = t.id = ids[(t.giornata_id, t.number)]
+        turno_ids = [t.pk for t in turni]
+
+        seats, smazzate, penalita, sanctions = [], [], [], []
+        for turno, (t, score, outcome, _) in zip(turni, chunk, strict=True):
+            rank = {n: k + 1 for k, n in enumerate(t.tiebreak)}
+            seats.extend(
+                (
+                    turno.pk,
+                    players[name],
+                    pos,
+                    score.totals[name],
+                    score.penalties[name],
+                    rank.get(name),
+                    score.places[name],
+                    score.ratios[name],
+                    outcome.series_before[name],
+                    outcome.series_after[name],
+                    list(outcome.titles[name]),
+                    outcome.league_points[name],
+                )
+                for pos, name in enumerate(t.players)
+            )
+            smazzate.extend(
+                (
+                    turno.pk,
+                    sm.number,
+                    sm.game,
+                    players[sm.caller],
+                    players[sm.dealer],
+                    sm.trump or "",
+                    sm.forced,
+                    sm.scazzata,
+                    players[sm.cappotto] if sm.cappotto else None,
+                    now,
+                )
+                for sm in score.smazzate
+            )
+            penalita.extend(
+                Penalita(
+                    turno=turno,
+                    player_id=players[p.player],
+                    points=p.points,
+                    article=p.article,
+                    reason=p.reason,
+                )
+                for p in t.penalties
+            )
+            sanctions.extend(
+                Sanction(turno=turno, player_id=players[s.player], kind=s.kind, reason=s.reason)
+                for s in t.sanctions
+            )
+        insert_rows(
+            Seat,
+            [
+                "turno",
+                "player",
+                "position",
+                "total",
+                "penalty_total",
+                "tiebreak_rank",
+                "place",
+                "ratio",
+                "series_before",
+                "series_after",
+                "titles",
+                "league_points",
+            ],
+            seats,
+        )
+        insert_rows(
+            Smazzata,
+            [
+                "turno",
+                "number",
+                "game",
+                "caller",
+                "dealer",
+                "trump",
+                "forced",
+                "scazzata",
+                "cappotto",
+                "recorded_at",
+            ],
+            smazzate,
+        )
+        smazzata_ids = {
+            (turno_id, number): pk
+            for turno_id, number, pk in Smazzata.objects.filter(turno_id__in=turno_ids).values_list(
+                "turno_id", "number", "pk"
+            )
+        }
+        insert_rows(
+            Result,
+            ["smazzata", "player", "count", "points"],
             (
-                turno.pk,
-                players[name],
-                pos,
-                score.totals[name],
-                score.penalties[name],
-                rank.get(name),
-                score.places[name],
-                score.ratios[name],
-                outcome.series_before[name],
-                outcome.series_after[name],
-                list(outcome.titles[name]),
-                outcome.league_points[name],
-            )
-            for pos, name in enumerate(t.players)
+                (smazzata_ids[(turno.pk, sm.number)], players[name], sm.result[name], pts)
+                for turno, (_, score, _, _) in zip(turni, chunk, strict=True)
+                for sm in score.smazzate
+                for name, pts in sm.points.items()
+            ),
         )
-        smazzate.extend(
+        seat_ids = {
+            (turno_id, player_id): pk
+            for turno_id, player_id, pk in Seat.objects.filter(turno_id__in=turno_ids).values_list(
+                "turno_id", "player_id", "pk"
+            )
+        }
+        insert_rows(
+            TitleAward,
+            ["seat", "season", "player", "code", "value"],
             (
-                turno.pk,
-                sm.number,
-                sm.game,
-                players[sm.caller],
-                players[sm.dealer],
-                sm.trump or "",
-                sm.forced,
-                sm.scazzata,
-                players[sm.cappotto] if sm.cappotto else None,
-                now,
-            )
-            for sm in score.smazzate
+                (
+                    seat_ids[(turno.pk, players[name])],
+                    self.season.pk,
+                    players[name],
+                    code,
+                    self.rules.title_value(code),
+                )
+                for turno, (_, _, outcome, _) in zip(turni, chunk, strict=True)
+                for name, codes in outcome.titles.items()
+                for code in codes
+            ),
         )
-        penalita.extend(
-            Penalita(
-                turno=turno,
-                player_id=players[p.player],
-                points=p.points,
-                article=p.article,
-                reason=p.reason,
-            )
-            for p in t.penalties
-        )
-        sanctions.extend(
-            Sanction(turno=turno, player_id=players[s.player], kind=s.kind, reason=s.reason)
-            for s in t.sanctions
-        )
-    insert_rows(
-        Seat,
-        [
-            "turno",
-            "player",
-            "position",
-            "total",
-            "penalty_total",
-            "tiebreak_rank",
-            "place",
-            "ratio",
-            "series_before",
-            "series_after",
-            "titles",
-            "league_points",
-        ],
-        seats,
-    )
-    insert_rows(
-        Smazzata,
-        [
-            "turno",
-            "number",
-            "game",
-            "caller",
-            "dealer",
-            "trump",
-            "forced",
-            "scazzata",
-            "cappotto",
-            "recorded_at",
-        ],
-        smazzate,
-    )
-    smazzata_ids = {
-        (turno_id, number): pk
-        for turno_id, number, pk in Smazzata.objects.filter(turno_id__in=turno_ids).values_list(
-            "turno_id", "number", "pk"
-        )
-    }
-    insert_rows(
-        Result,
-        ["smazzata", "player", "count", "points"],
-        (
-            (smazzata_ids[(turno.pk, sm.number)], players[name], sm.result[name], pts)
-            for i, turno in zip(indexes, turni, strict=True)
-            for sm in scored.scores[i].smazzate
-            for name, pts in sm.points.items()
-        ),
-    )
-    seat_ids = {
-        (turno_id, player_id): pk
-        for turno_id, player_id, pk in Seat.objects.filter(turno_id__in=turno_ids).values_list(
-            "turno_id", "player_id", "pk"
-        )
-    }
-    insert_rows(
-        TitleAward,
-        ["seat", "season", "player", "code", "value"],
-        (
-            (
-                seat_ids[(turno.pk, players[name])],
-                season.pk,
-                players[name],
-                code,
-                rules.title_value(code),
-            )
-            for i, turno in zip(indexes, turni, strict=True)
-            for name, codes in scored.season.tables[i].titles.items()
-            for code in codes
-        ),
-    )
-    Penalita.objects.bulk_create(penalita, batch_size=1000)
-    Sanction.objects.bulk_create(sanctions, batch_size=1000)
-    history_for_import(turno_ids, user=closed_by, when=now)
+        Penalita.objects.bulk_create(penalita, batch_size=1000)
+        Sanction.objects.bulk_create(sanctions, batch_size=1000)
+        history_for_import(turno_ids, user=self.closed_by, when=now)
 
 
 EXPORT_BATCH = 200  # turni loaded at a time by the streaming export

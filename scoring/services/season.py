@@ -45,6 +45,7 @@ from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
+from scoring.services.jsonstream import batched
 from scoring.services.locks import season_lock
 from scoring.services.seasons_close import season_require_open, season_start_state
 
@@ -492,17 +493,34 @@ def seat_figures_fill(*, season: Season) -> int:
     player page reads them instead of scanning the season's smazzate. A close, a reopen (which
     clears them) and a rescore leave only their own turno's seats to fill; an import, all.
     Three grouped queries over the stored smazzate (the engine's output, replayed by
-    ``check_ledger``) of those turni only. Returns how many seats were filled."""
+    ``check_ledger``) of those turni only, :data:`FILL_BATCH` turni at a time. Returns how many
+    seats were filled."""
     return fill_seat_figures(season.pk, Seat, Smazzata, Result, Turno.CHIUSO)
 
 
 def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, closed) -> int:
     """:func:`seat_figures_fill` on the given models (the migration passes its historical ones)."""
     empty = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed, extra={})
-    seats = {(t, p): pk for pk, t, p in empty.values_list("pk", "turno_id", "player_id")}
-    if not seats:
-        return 0
-    turni = empty.values("turno_id")
+    seats: dict[int, dict[tuple[int, int], int]] = {}  # turno -> (turno, player) -> seat
+    for pk, t, p in empty.values_list("pk", "turno_id", "player_id"):
+        seats.setdefault(t, {})[(t, p)] = pk
+    for turni in batched(sorted(seats), FILL_BATCH):
+        _fill_turni(
+            {key: pk for t in turni for key, pk in seats[t].items()},
+            turni,
+            seat_model,
+            smazzata_model,
+            result_model,
+        )
+    return sum(len(v) for v in seats.values())
+
+
+FILL_BATCH = 500  # turni filled per round: an import's figures never all in memory at once
+
+
+def _fill_turni(
+    seats: dict[tuple[int, int], int], turni: list[int], seat_model, smazzata_model, result_model
+) -> None:
     figures: dict[tuple[int, int], dict[str, Any]] = {
         key: {"calls": 0, "forced": 0, "scazzate": 0, "cappotti": 0, "games": {}} for key in seats
     }
@@ -532,7 +550,6 @@ def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, 
     ):
         figures[(t, player)]["games"][game] = [points, n]
     update_rows(seat_model, ["extra"], [(figures[key], pk) for key, pk in seats.items()])
-    return len(seats)
 
 
 @transaction.atomic

@@ -14,3 +14,13 @@ def read_input(path: str) -> bytes:
         return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def readable(path: str) -> Path:
+    """``path`` as a file that can be opened for reading; a clear error otherwise."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+    return Path(path)

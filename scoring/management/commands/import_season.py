@@ -1,7 +1,8 @@
 """Load a kingclub/v1 document into the database: all or nothing.
 
 The web upload keeps its limit (``KINGCLUB_MAX_IMPORT_BYTES``); a file the administrator hands to
-this command is read whatever its size, unless ``--max-size`` sets a limit.
+this command is read whatever its size, unless ``--max-size`` sets a limit. A file is read turno
+by turno, so the memory does not grow with the season; standard input ('-') is read whole.
 """
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import re
 
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.management.commands._input import read_input
+from scoring.management.commands._input import read_input, readable
 from scoring.models import Turno
 from scoring.rules import RuleViolation
-from scoring.services.interchange import read_document, season_import
+from scoring.services.interchange import read_document, season_import, season_import_file
 
 UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}
 
@@ -42,9 +43,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
-        raw = read_input(options["file"])
+        path, limit = options["file"], options["max_size"]
         try:
-            season = season_import(data=read_document(raw, limit=options["max_size"]))
+            if path == "-":
+                season = season_import(data=read_document(read_input(path), limit=limit))
+            else:
+                season = season_import_file(readable(path), limit=limit)
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())
