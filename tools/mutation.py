@@ -116,7 +116,7 @@ EQUIVALENT: dict[str, str] = {
     ),
     "scoring/services/interchange.py:126:15:constant:0": (
         "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "
-        "a chunk of 500 or 501 turni writes the same rows"
+        "a chunk of 200 or 201 turni writes the same rows"
     ),
     "scoring/services/bulk.py:28:23:constant:0": (
         "COPY_UPDATE_MIN_ROWS only chooses between two ways of sending the same UPDATE on "

@@ -123,7 +123,7 @@ def column_problems(doc: SeasonDocument) -> list[Problem]:
     return columns.problems
 
 
-IMPORT_CHUNK = 500  # turni written per round: bounds the memory of a large import
+IMPORT_CHUNK = 200  # turni written per round: bounds the memory of a large import
 
 TurniSource = Callable[[], Iterable[Any]]
 """Opens the document's turni afresh at each call (a list, or a file read item by item)."""
@@ -240,18 +240,6 @@ def season_import_stream(
         ]
     )
     giornate = dict(Giornata.objects.filter(season=season).values_list("date", "pk"))
-    order = sorted(range(len(tables)), key=lambda k: (tables[k].date, tables[k].number))
-    verbale = dict.fromkeys(order, 0)
-    for n, k in enumerate(order, start=1):
-        verbale[k] = n
-    closed_by = user if user is not None and user.is_authenticated else None
-    written = _Written(season, rules, players, giornate, closed_by, timezone.now())
-    rescored = (
-        (k, t, score_turno(rules, t, require_complete=True))
-        for k, t in enumerate(parse_turno(raw, i, []) for i, raw in enumerate(turni(), start=1))
-    )
-    for chunk in batched(rescored, IMPORT_CHUNK):
-        written.turni([(t, score, outcome.tables[k], verbale[k]) for k, t, score in chunk])
     insert_rows(
         Absence,
         ["giornata", "season", "player", "league_points"],
@@ -261,6 +249,21 @@ def season_import_stream(
             for p, lp in day.absences.items()
         ),
     )
+    # the Verbali numbered by date; of the season's outcome only the tables' are read from here
+    order = sorted(range(len(tables)), key=[(t.date, t.number) for t in tables].__getitem__)
+    verbale = [0] * len(tables)
+    for n, k in enumerate(order, start=1):
+        verbale[k] = n
+    outcomes = outcome.tables
+    del tables, order, outcome  # the second reading's memory, whatever the season's size
+    closed_by = user if user is not None and user.is_authenticated else None
+    written = _Written(season, rules, players, giornate, closed_by, timezone.now())
+    rescored = (
+        (k, t, score_turno(rules, t, require_complete=True))
+        for k, t in enumerate(parse_turno(raw, i, []) for i, raw in enumerate(turni(), start=1))
+    )
+    for chunk in batched(rescored, IMPORT_CHUNK):
+        written.turni([(t, score, outcomes[k], verbale[k]) for k, t, score in chunk])
     SeasonEvent.objects.create(
         season=season,
         kind="import",
