@@ -101,6 +101,15 @@ def _svg_open(chart_id: str, height: float, title: str, desc: str) -> list[str]:
     ]
 
 
+def even_indices(n: int, limit: int) -> list[int]:
+    """At most ``limit`` (≥ 2) indices of ``range(n)``, evenly spaced, the first and the last
+    always among them: every index when ``n <= limit``. A long season's chart keeps one point
+    every few giornate, so drawing it costs the same whatever the number of giornate."""
+    if n <= limit:
+        return list(range(n))
+    return sorted({round(j * (n - 1) / (limit - 1)) for j in range(limit)})
+
+
 def _shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

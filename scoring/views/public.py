@@ -7,7 +7,9 @@ Every view is :func:`members_view`: public unless ``KINGCLUB_MEMBERS_ONLY`` is o
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import threading
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
@@ -28,7 +30,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from scoring.charts import Bar, Line, bar_chart, line_chart
+from scoring.charts import Bar, Line, bar_chart, even_indices, line_chart
 from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, Season, Seat, Turno
 from scoring.permissions import members_view
@@ -52,6 +54,9 @@ from scoring.views import pagecache
 TURNI_PER_PAGE = 25
 TIMELINE_PER_PAGE = 20  # giornate per page of a member's turni, newest first
 CHART_LEADERS = 3
+# at most this many giornate on the league chart: a longer season is drawn one point every few
+# giornate (the first and the last always), so drawing it costs the same in any season
+CHART_POINTS = 60
 
 
 # -- season choice ------------------------------------------------------------------------------
@@ -369,31 +374,98 @@ def _stored_figures(
 
 
 def _league_history(
-    season: Season, player_ids: list[int]
+    season: Season, player_ids: list[int], absent_ids: list[int] | None = None
 ) -> tuple[list[dt.date], dict[int, dict[dt.date, Decimal]], dict[int, dict[dt.date, Decimal]]]:
-    """Closed giornate, and per player the league points of each giornata: played, absent."""
+    """Closed giornate, and per player the league points of each giornata: played, absent
+    (the absences of ``absent_ids``, by default of the same players). No default ordering (its
+    joins and sort): the rows are summed by date."""
     dates = list(
         Giornata.objects.filter(season=season, lowest__isnull=False)
         .order_by("date")
         .values_list("date", flat=True)
     )
     played: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
-    for pid, date, lp in Seat.objects.filter(
-        turno__season=season, turno__status=Turno.CHIUSO, player_id__in=player_ids
-    ).values_list("player_id", "turno__giornata__date", "league_points"):
+    for pid, date, lp in (
+        Seat.objects.filter(
+            turno__season=season, turno__status=Turno.CHIUSO, player_id__in=player_ids
+        )
+        .order_by()
+        .values_list("player_id", "turno__giornata__date", "league_points")
+    ):
         played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
     absent: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
-    for pid, date, lp in Absence.objects.filter(
-        season=season, player_id__in=player_ids
-    ).values_list("player_id", "giornata__date", "league_points"):
+    for pid, date, lp in (
+        Absence.objects.filter(
+            season=season, player_id__in=player_ids if absent_ids is None else absent_ids
+        )
+        .order_by()
+        .values_list("player_id", "giornata__date", "league_points")
+    ):
         absent[pid][date] = lp
     return dates, played, absent
+
+
+def _line_points(
+    dates: list[dt.date],
+    shown: list[int],
+    played: dict[dt.date, Decimal],
+    absent: dict[dt.date, Decimal],
+) -> tuple[int, list[Decimal]]:
+    """One player's line of the league chart: the index (among the ``shown`` giornate) of the
+    first it is drawn at, and the cumulative league points at each shown giornata from there.
+    A line starts at the first giornata the player counts in (played or given an absence): a
+    late joiner is not drawn flat at 0 before joining."""
+    counted = set(played) | set(absent)
+    start = next((i for i, d in enumerate(dates) if d in counted), len(dates))
+    values = _cumulative(dates, played, absent)
+    first = bisect.bisect_left(shown, start)
+    return first, [values[i] for i in shown[first:]]
+
+
+LeadersLines = tuple[list[dt.date], list[int], dict[int, tuple[int, list[Decimal]]]]
+# the leaders' lines of the league chart, per process (like the kept pages): the latest 8
+_leaders_kept: dict[tuple[Any, ...], LeadersLines] = {}
+_leaders_lock = threading.Lock()
+
+
+def _chart_history(
+    season: Season, leader_ids: list[int], member_id: int
+) -> tuple[LeadersLines, dict[dt.date, Decimal]]:
+    """The season's closed giornate, the indices of those the chart shows (every one, or
+    ``CHART_POINTS`` evenly spaced) and the leaders' lines (:func:`_line_points`); and the
+    member's absences (the page lists them too). Every member's page draws the same leaders:
+    kept in the process's memory under the season's ``version`` (which every close, reopen and
+    correction bumps) and ``created_at`` (a season from another with its id, in tests), so a
+    page read after the first of a version reads only the member's absences (one query)."""
+    key = (season.pk, season.created_at, season.version, CHART_POINTS, *leader_ids)
+    kept = _leaders_kept.get(key)
+    if kept is not None:
+        mine_absent = dict(
+            Absence.objects.filter(season=season, player_id=member_id)
+            .order_by()
+            .values_list("giornata__date", "league_points")
+        )
+        return kept, mine_absent
+    dates, played, absent = _league_history(season, leader_ids, [*leader_ids, member_id])
+    shown = even_indices(len(dates), CHART_POINTS)
+    lines = {
+        pid: _line_points(dates, shown, played.get(pid, {}), absent.get(pid, {}))
+        for pid in leader_ids
+    }
+    kept = (dates, shown, lines)
+    with _leaders_lock:
+        while len(_leaders_kept) >= 8:  # the oldest out: a season's older versions first
+            del _leaders_kept[next(iter(_leaders_kept))]
+        _leaders_kept[key] = kept
+    return kept, absent.get(member_id, {})
 
 
 def _cumulative(dates: list[dt.date], *per_date: dict[dt.date, Decimal]) -> list[Decimal]:
     total, out = Decimal(0), []
     for d in dates:
-        total += sum((m.get(d, Decimal(0)) for m in per_date), Decimal(0))
+        for m in per_date:
+            if (v := m.get(d)) is not None:
+                total += v
         out.append(total)
     return out
 
@@ -439,26 +511,35 @@ def _player_page(
     mine = next((r for r in rows if r.player_id == member.pk), None)
     leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
     mine_seats = Seat.objects.filter(player=member, turno__season=season)
-    # one light row per turno played: its date, and at close the place and stored figures
+    # one light row per turno played: its date, and at close the place, the stored figures and
+    # the league points (the member's line of the chart)
     played_rows = list(
-        mine_seats.values_list("turno__giornata__date", "turno__status", "place", "extra")
+        mine_seats.order_by().values_list(
+            "turno__giornata__date", "turno__status", "place", "extra", "league_points"
+        )
     )
-    chart_ids = [member.pk, *(r.player_id for r in leaders if r.player_id != member.pk)]
-    dates, played, absent = _league_history(season, chart_ids)
-
+    mine_played: dict[dt.date, Decimal] = {}
+    for date, status, _place, _extra, lp in played_rows:
+        if status == Turno.CHIUSO:
+            mine_played[date] = mine_played.get(date, Decimal(0)) + (lp or Decimal(0))
+    # the leaders' lines are the same on every member's page: kept per season version
+    (dates, shown, leader_lines), mine_absent = _chart_history(
+        season, [r.player_id for r in leaders], member.pk
+    )
     names = {r.player_id: r.player for r in leaders}
     names[member.pk] = member.name
+    chart_ids = [member.pk, *(r.player_id for r in leaders if r.player_id != member.pk)]
     lines = []
     for pid in chart_ids:
-        # a line starts at the first giornata the member counts in (played or given an
-        # absence): a late joiner is not drawn flat at 0 before joining
-        mine_dates = set(played.get(pid, {})) | set(absent.get(pid, {}))
-        start = next((i for i, d in enumerate(dates) if d in mine_dates), len(dates))
-        values = _cumulative(dates, played.get(pid, {}), absent.get(pid, {}))
-        lines.append(Line(names[pid], values[start:], highlight=pid == member.pk, start=start))
+        first, values = (
+            _line_points(dates, shown, mine_played, mine_absent)
+            if pid == member.pk
+            else leader_lines[pid]
+        )
+        lines.append(Line(names[pid], values, highlight=pid == member.pk, start=first))
     chart = line_chart(
         lines,
-        [d.strftime("%d/%m") for d in dates],
+        [dates[i].strftime("%d/%m") for i in shown],
         title=_("Punti in classifica, giornata per giornata"),
         chart_id="chart-league",
         x_title=_("Giornata"),
@@ -468,7 +549,9 @@ def _player_page(
         show_title=False,
     )
 
-    closed = [(place, extra) for _d, status, place, extra in played_rows if status == Turno.CHIUSO]
+    closed = [
+        (place, extra) for _d, status, place, extra, _lp in played_rows if status == Turno.CHIUSO
+    ]
     calls, games = _stored_figures([extra for _place, extra in closed], season)
     bars = bar_chart(
         [
@@ -488,13 +571,13 @@ def _player_page(
 
     # the giornate of the member's season, newest first, a page at a time: the turno played
     # (its row loaded for this page only) or the absence
-    mine_absent = absent.get(member.pk, {})
     giorni = sorted({d for d, *_rest in played_rows} | set(mine_absent), reverse=True)
     page = Paginator(giorni, TIMELINE_PER_PAGE).get_page(request.GET.get("pagina"))
     by_date = {
         s.turno.giornata.date: s
         for s in mine_seats.filter(turno__giornata__date__in=list(page.object_list))
         .select_related("turno__giornata")
+        .defer("turno__giornata__state_after")  # the whole season's series: not shown here
         .order_by("turno__giornata__date", "turno__number")
     }
     timeline = [Giorno(d, by_date.get(d), mine_absent.get(d)) for d in page.object_list]
@@ -509,6 +592,7 @@ def _player_page(
         calls=calls,
         games=games,
         chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
+        chart_thinned=(len(shown), len(dates)) if len(shown) < len(dates) else None,
         games_chart=mark_safe(bars),
         titles_won=[(code, n) for code, n in (mine.titles.items() if mine else ()) if n],
     )

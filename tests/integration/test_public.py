@@ -529,6 +529,89 @@ def test_player_page_timeline_and_chart(client, imported):
     assert all(legend[p] == scores[p] for p in legend)
 
 
+def _league_chart(page: str) -> ET.Element:
+    return ET.fromstring(
+        re.search(r'<svg[^>]*aria-labelledby="chart-league.*?</svg>', page, re.S)[0]
+    )
+
+
+def test_player_chart_keeps_at_most_chart_points_giornate(client, imported, monkeypatch):
+    """A long season's chart is drawn one point every few giornate (the first and the last
+    always), said under the title; the last point and the legend keep the exact totals."""
+    from scoring.views import public
+
+    monkeypatch.setattr(public, "CHART_POINTS", 3)
+    out = output_document(imported.scored)
+    dates = sorted({t["date"] for t in out["turni"]})
+    assert len(dates) == 5
+    member = Player.objects.get(name="Carla")
+    page = content(client.get(f"/giocatori/{member.pk}/"))
+    assert 'data-chart-thinned="3/5"' in page
+    assert "Su 5 giornate chiuse il grafico ne mostra 3" in page
+    root = _league_chart(page)
+    lines = root.findall(f".//{SVG_NS}polyline")
+    leaders = {st.player for _, st in imported.scored.season.classifica[:3]}
+    assert len(lines) == len(leaders | {"Carla"})
+    assert all(1 <= len(pl.get("points").split()) <= 3 for pl in lines)
+    # the x axis: the first, the middle and the last giornata
+    ticks = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "tick"]
+    shown = [dt.date.fromisoformat(d).strftime("%d/%m") for d in (dates[0], dates[2], dates[4])]
+    assert [t for t in ticks if "/" in t] == shown
+    # the member's line ends at their exact season score, on the last giornata
+    scores = {st.player: st.score for _, st in imported.scored.season.classifica}
+    mine = next(pl for pl in lines if "highlight" in pl.get("class"))
+    assert number(mine.find(f"{SVG_NS}title").text.rsplit(": ", 1)[1]) == scores["Carla"]
+    last_x = max(float(p.split(",")[0]) for pl in lines for p in pl.get("points").split())
+    assert float(mine.get("points").split()[-1].split(",")[0]) == last_x
+    legend = {
+        t.text.rsplit(" (", 1)[0]: number(t.text.rsplit(" (", 1)[1].rstrip(")"))
+        for t in root.iter(f"{SVG_NS}text")
+        if t.get("class") == "legend-label"
+    }
+    assert all(legend[p] == scores[p] for p in legend)
+    english = content(client.get(f"/giocatori/{member.pk}/", HTTP_ACCEPT_LANGUAGE="en"))
+    assert (
+        "Of 5 closed match days the chart shows 3, evenly spaced (the first and the last "
+        "always): the totals are the exact ones." in english
+    )
+    # as many giornate as CHART_POINTS or fewer: every giornata drawn, no note
+    monkeypatch.setattr(public, "CHART_POINTS", 5)
+    page = content(client.get(f"/giocatori/{member.pk}/?stagione={imported.season.pk}"))
+    assert "data-chart-thinned" not in page
+    points = [len(pl.get("points").split()) for pl in _league_chart(page).iter(f"{SVG_NS}polyline")]
+    assert max(points) == 5
+
+
+def test_rendered_player_page_does_not_grow_with_the_giornate(client, db, socio, monkeypatch):
+    """A logged-in member's player page (always rendered): the same queries and at most
+    CHART_POINTS points per line on a season of 2 giornate and on one of 8."""
+    from scoring.views import public
+
+    monkeypatch.setattr(public, "CHART_POINTS", 4)
+    client.force_login(socio)
+    names = PLAYERS[:5]
+    measured = {}
+    for giornate in (2, 8):
+        season = season_import(
+            data=simulated_season(
+                name=f"s{giornate}", players=names, giornate=giornate, attendance=1.0, seed=7
+            ),
+            current=True,
+        )
+        Season.objects.exclude(pk=season.pk).update(is_current=False)
+        member = Player.objects.get(name="Anna")
+        url = f"/giocatori/{member.pk}/?stagione={season.pk}"
+        client.get(url)  # the session, the language: the same warm-up for both
+        with CaptureQueriesContext(connection) as ctx:
+            page = content(client.get(url))
+        points = [
+            len(pl.get("points").split()) for pl in _league_chart(page).iter(f"{SVG_NS}polyline")
+        ]
+        measured[giornate] = (len(ctx.captured_queries), max(points))
+    assert measured[2][1] == 2 and measured[8][1] == 4
+    assert measured[2][0] == measured[8][0]
+
+
 def test_player_not_in_season(client, imported):
     newcomer = Player.objects.create(name="Ottavio")
     page = content(client.get(f"/giocatori/{newcomer.pk}/"))

@@ -8,7 +8,15 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.charts import Bar, Line, bar_chart, default_format, line_chart, nice_ticks
+from scoring.charts import (
+    Bar,
+    Line,
+    bar_chart,
+    default_format,
+    even_indices,
+    line_chart,
+    nice_ticks,
+)
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -169,3 +177,15 @@ def test_a_line_with_no_giornata_yet_draws_nothing():
     )
     assert len(root.findall(f".//{NS}polyline")) == 1
     assert texts(root, "legend-label") == ["Anna (2)", "Zeno (0)"]
+
+
+@pytest.mark.parametrize(("n", "limit"), [(0, 60), (1, 60), (5, 60), (60, 60), (61, 60), (308, 60)])
+def test_even_indices_keep_the_first_and_the_last(n, limit):
+    idx = even_indices(n, limit)
+    if n <= limit:
+        assert idx == list(range(n))
+        return
+    assert len(idx) == limit
+    assert idx[0] == 0 and idx[-1] == n - 1
+    gaps = {b - a for a, b in itertools.pairwise(idx)}
+    assert max(gaps) - min(gaps) <= 1  # evenly spaced
