@@ -154,17 +154,24 @@ def season_import_file(
     the memory does not grow with the season. A game system other than C.A.F. reads it whole.
     """
     _check_size(path.stat().st_size, limit)
-    document = DocumentFile(path)
-    header = document.header()
-    if is_generic(system_of_document(header)):
-        return season_import(data=loads(path.read_bytes()), user=user, current=current)
-    return season_import_stream(
-        header=header,
-        turni=document.turni,
-        turni_is_list=document.has_turni_list,
-        user=user,
-        current=current,
-    )
+    try:
+        document = DocumentFile(path)
+        header = document.header()
+        if is_generic(system_of_document(header)):
+            return season_import(data=loads(path.read_bytes()), user=user, current=current)
+        return season_import_stream(
+            header=header,
+            turni=document.turni,
+            turni_is_list=document.has_turni_list,
+            user=user,
+            current=current,
+        )
+    except RuleViolation as exc:
+        if not any(p.code == "JSON_SYNTAX" for p in exc.problems):
+            raise
+    # The streaming parser refuses what is not JSON, and also what Python's own reads (an
+    # integer beyond 64 bits): the whole document, read once, names the exact problem.
+    return season_import(data=loads(path.read_bytes()), user=user, current=current)
 
 
 @transaction.atomic

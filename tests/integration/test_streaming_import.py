@@ -143,8 +143,15 @@ def test_a_problem_in_the_last_turno_writes_nothing(season, tmp_path):
     [
         (b'{"format": "kingclub/v1", "turni": []}\xff', "JSON_ENCODING", "(byte 38)"),
         (b"[1, 2]", "FORMAT", "il documento deve essere un oggetto JSON"),
-        (b'{"format": "kingclub/v1", "turni": [', "JSON_SYNTAX", "premature EOF"),
-        (b'{"format": "kingclub/v1", "turni": []} x', "JSON_SYNTAX", "trailing garbage"),
+        (b'{"format": "kingclub/v1", "turni": [', "JSON_SYNTAX", "JSON non valido: Expecting"),
+        (b'{"format": "kingclub/v1", "turni": []} x', "JSON_SYNTAX", "JSON non valido: Extra data"),
+        (
+            b'{"format": "kingclub/v1", "turni": [{"date": "2026-10-01", "number": 1'
+            + b"0" * 30
+            + b"}]}",
+            "FORMAT",
+            "number: deve essere un intero da 1 a 32767",
+        ),
         (
             b'{"format": "kingclub/v1", "turni": [{"a": [[[[[[[[[[1]]]]]]]]]]}]}',
             "JSON_DEPTH",
