@@ -290,33 +290,50 @@ class ScoredDocument:
     season: SeasonResult
 
 
-def table_result(key: Any, t: TurnoRecord, s: TurnoScore) -> TableResult:
-    """A scored turno as the season sees it (its order, ratios and sanctions)."""
-    assert t.date is not None
-    return TableResult(
-        key=key,
-        date=t.date,
-        number=t.number,
-        order=s.order() if s.places else tuple(t.players),
-        ratios=s.ratios or {},
-        sanctions=t.sanctions,
-    )
+class SeasonScorer:
+    """Scores a season's turni one at a time and then the season, keeping of each turno only
+    what the season needs (:class:`TableResult`: its order, ratios and sanctions).
+
+    :func:`score_document` feeds it a whole document; the importer feeds it a file turno by
+    turno, so the smazzate of a long season are never all in memory.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.tables: list[TableResult] = []
+        self.problems: list[Problem] = []
+
+    def add(self, t: TurnoRecord) -> TurnoScore:
+        """Score the next turno: its problems (named with the turno) and its table kept."""
+        assert t.date is not None
+        score = score_turno(self.rules, t, require_complete=True)
+        self.problems.extend(p.in_turno(t.label) for p in score.problems)
+        self.tables.append(
+            TableResult(
+                key=len(self.tables),
+                date=t.date,
+                number=t.number,
+                order=score.order() if score.places else tuple(t.players),
+                ratios=score.ratios or {},
+                sanctions=t.sanctions,
+            )
+        )
+        return score
+
+    def play(self, roster: list[str]) -> SeasonResult:
+        """The whole season from the turni added (their keys: 0, 1, ... in the order added);
+        raises RuleViolation listing every problem of the turni and of the giornate."""
+        problems = [*self.problems, *check_giornate(self.tables)]
+        if problems:
+            raise RuleViolation(problems)
+        return play_season(self.rules, roster, self.tables)
 
 
 def score_document(doc: SeasonDocument) -> ScoredDocument:
     """Score every turno and the season; raises RuleViolation listing every problem."""
-    problems: list[Problem] = []
-    scores: list[TurnoScore] = []
-    for t in doc.turni:
-        score = score_turno(doc.rules, t, require_complete=True)
-        problems.extend(p.in_turno(t.label) for p in score.problems)
-        scores.append(score)
-    tables = [table_result(i, t, s) for i, (t, s) in enumerate(zip(doc.turni, scores, strict=True))]
-    problems.extend(check_giornate(tables))
-    if problems:
-        raise RuleViolation(problems)
-    season = play_season(doc.rules, doc.roster, tables)
-    return ScoredDocument(doc, scores, season)
+    scorer = SeasonScorer(doc.rules)
+    scores = [scorer.add(t) for t in doc.turni]
+    return ScoredDocument(doc, scores, scorer.play(doc.roster))
 
 
 def output_document(scored: ScoredDocument) -> dict[str, Any]:

@@ -32,17 +32,16 @@ from scoring.rules.interchange import (
     FORMAT,
     MAX_TURNO_NUMBER,
     SeasonDocument,
+    SeasonScorer,
     input_document,
     loads,
     parse_document,
     parse_header,
     parse_turno,
-    table_result,
     turno_to_input,
 )
-from scoring.rules.records import TableOutcome, TableResult, TurnoRecord, TurnoScore
+from scoring.rules.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.ruleset import RuleSet
-from scoring.rules.season import check_giornate, play_season
 from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.text import TextError, clean_text
 from scoring.rules.turno import score_turno
@@ -200,8 +199,7 @@ def season_import_stream(
         raise RuleViolation(problems)
     columns = _Columns()
     columns.header(name, code, roster)
-    scored_problems: list[Problem] = []
-    tables: list[TableResult] = []
+    scorer = SeasonScorer(rules)
     names = dict.fromkeys(roster)
     for i, raw in enumerate(turni(), start=1):
         before = len(problems)
@@ -211,17 +209,13 @@ def season_import_stream(
         columns.turno(t)
         if problems or columns.problems:
             continue  # the document is refused for its shape: its scores would not be shown
-        score = score_turno(rules, t, require_complete=True)
-        scored_problems.extend(p.in_turno(t.label) for p in score.problems)
-        tables.append(table_result(len(tables), t, score))
+        scorer.add(t)
         names.update(dict.fromkeys(t.players))
     for found in (problems, columns.problems):
         if found:
             raise RuleViolation(found)
-    scored_problems.extend(check_giornate(tables))
-    if scored_problems:
-        raise RuleViolation(scored_problems)
-    outcome = play_season(rules, roster, tables)
+    outcome = scorer.play(roster)
+    tables = scorer.tables
 
     name = name or "stagione importata"
     if Season.objects.filter(name=name).exists():
@@ -262,7 +256,7 @@ def season_import_stream(
     for n, k in enumerate(order, start=1):
         verbale[k] = n
     outcomes = outcome.tables
-    del tables, order, outcome  # the second reading's memory, whatever the season's size
+    del scorer, tables, order, outcome  # the second reading's memory, whatever the season's size
     closed_by = user if user is not None and user.is_authenticated else None
     written = _Written(season, rules, players, giornate, closed_by, timezone.now())
     rescored = (
