@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .problems import Problem, RuleViolation
+from .problems import NOT_AN_OBJECT, TOO_DEEP, TURNI_NOT_A_LIST, Problem, RuleViolation, not_utf8
 from .records import (
     Penalty,
     Sanction,
@@ -69,19 +69,17 @@ def loads(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise RuleViolation(
-                [Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {exc.start})")]
-            ) from None
+            raise RuleViolation([not_utf8(exc.start)]) from None
     try:
         data = json.loads(text)
     except RecursionError:
-        raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")]) from None
+        raise RuleViolation([TOO_DEEP]) from None
     except json.JSONDecodeError as exc:
         raise RuleViolation(
             [Problem("JSON_SYNTAX", f"JSON non valido: {exc.msg} (riga {exc.lineno})")]
         ) from None
     if depth(data) > MAX_DEPTH:
-        raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")])
+        raise RuleViolation([TOO_DEEP])
     return data
 
 
@@ -155,11 +153,11 @@ def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
     """
     problems: list[Problem] = []
     if not isinstance(data, dict):
-        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+        raise RuleViolation([NOT_AN_OBJECT])
     code, season, roster, rules = parse_header(data, problems, rules)
     raw_turni = data.get("turni")
     if not isinstance(raw_turni, list):
-        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+        problems.append(TURNI_NOT_A_LIST)
         raw_turni = []
     turni: list[TurnoRecord] = []
     for i, t in enumerate(raw_turni, start=1):

@@ -46,3 +46,14 @@ class RuleViolation(ValueError):
     def __init__(self, problems: list[Problem] | tuple[Problem, ...]):
         self.problems = tuple(problems)
         super().__init__("; ".join(p.describe() for p in self.problems))
+
+
+# The problems of a JSON document's shape, the same words for every game and every reader.
+NOT_AN_OBJECT = Problem("FORMAT", "il documento deve essere un oggetto JSON")
+TURNI_NOT_A_LIST = Problem("FORMAT", "turni: deve essere una lista")
+TOO_DEEP = Problem("JSON_DEPTH", "JSON annidato troppo in profondità")
+
+
+def not_utf8(at: int) -> Problem:
+    """The document's byte ``at`` (from 0) is not UTF-8."""
+    return Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {at})")

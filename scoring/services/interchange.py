@@ -40,6 +40,7 @@ from scoring.rules.interchange import (
     parse_turno,
     turno_to_input,
 )
+from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST
 from scoring.rules.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.ruleset import RuleSet
 from scoring.rules.systems import is_generic, system_of_document
@@ -135,7 +136,7 @@ def season_import(*, data: Any, user=None, current: bool | None = None) -> Seaso
 
         return game_season_import(data=data, user=user, current=bool(current))
     if not isinstance(data, dict):
-        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+        raise RuleViolation([NOT_AN_OBJECT])
     turni = data.get("turni")
     return season_import_stream(
         header=data,
@@ -194,7 +195,7 @@ def season_import_stream(
     problems: list[Problem] = []
     code, name, roster, rules = parse_header(header, problems)
     if not turni_is_list:
-        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+        problems.append(TURNI_NOT_A_LIST)
     if rules is None:
         raise RuleViolation(problems)
     columns = _Columns()

@@ -18,6 +18,7 @@ import ijson
 
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.interchange import MAX_DEPTH, depth
+from scoring.rules.problems import NOT_AN_OBJECT, TOO_DEEP, not_utf8
 
 HEADER_KEYS = ("format", "ruleset", "rules", "season", "roster")
 """The top-level fields the importer reads besides ``turni`` (SPEC §10)."""
@@ -51,16 +52,12 @@ class DocumentFile:
                     decoder.decode(chunk)
                 except UnicodeDecodeError as exc:
                     at = offset + exc.start
-                    raise RuleViolation(
-                        [Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {at})")]
-                    ) from None
+                    raise RuleViolation([not_utf8(at)]) from None
                 offset += len(chunk)
             try:
                 decoder.decode(b"", final=True)
             except UnicodeDecodeError:
-                raise RuleViolation(
-                    [Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {offset})")]
-                ) from None
+                raise RuleViolation([not_utf8(offset)]) from None
 
     def _scan(self) -> bool:
         """The document is an object; whether its ``turni`` is a list (read up to there)."""
@@ -68,9 +65,7 @@ class DocumentFile:
             try:
                 for number, (prefix, event, _) in enumerate(ijson.parse(f, use_float=True)):
                     if number == 0 and event != "start_map":
-                        raise RuleViolation(
-                            [Problem("FORMAT", "il documento deve essere un oggetto JSON")]
-                        )
+                        raise RuleViolation([NOT_AN_OBJECT])
                     if prefix == "turni":
                         return event == "start_array"
             except ijson.JSONError as exc:
@@ -90,7 +85,7 @@ class DocumentFile:
                 except ijson.JSONError as exc:
                     raise _syntax(exc) from None
             if key in found and _too_deep(found[key], 2):
-                raise RuleViolation([Problem("JSON_DEPTH", "JSON annidato troppo in profondità")])
+                raise RuleViolation([TOO_DEEP])
         return found
 
     def turni(self) -> Iterator[Any]:
@@ -99,9 +94,7 @@ class DocumentFile:
             try:
                 for turno in ijson.items(f, "turni.item", use_float=True):
                     if _too_deep(turno, 3):
-                        raise RuleViolation(
-                            [Problem("JSON_DEPTH", "JSON annidato troppo in profondità")]
-                        )
+                        raise RuleViolation([TOO_DEEP])
                     yield turno
             except ijson.JSONError as exc:
                 raise _syntax(exc) from None

@@ -8,19 +8,24 @@ from pathlib import Path
 from django.core.management.base import CommandError
 
 
+def _unreadable(path: str, exc: OSError) -> CommandError:
+    return CommandError(f"cannot read {path}: {exc.strerror}")
+
+
 def read_input(path: str) -> bytes:
     """The bytes of ``path``, or of standard input for '-'; a clear error otherwise."""
     try:
         return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        raise _unreadable(path, exc) from None
 
 
 def readable(path: str) -> Path:
-    """``path`` as a file that can be opened for reading; a clear error otherwise."""
+    """``path`` as a file that can be opened for reading (read later, in parts); a clear error
+    otherwise."""
     try:
         with open(path, "rb"):
             pass
     except OSError as exc:
-        raise CommandError(f"cannot read {path}: {exc.strerror}") from None
+        raise _unreadable(path, exc) from None
     return Path(path)

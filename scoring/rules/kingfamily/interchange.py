@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, Problem, RuleViolation
 from .records import is_int
 from .rules import CODES, KingRules, make_rules
 from .turno import label_of, read_head, replay, score_replay, standing, valid_date
@@ -65,7 +65,7 @@ def read_document(data: Any) -> tuple[KingRules, list[str], list[Any]]:
     """The rules, the roster and the turni of a document; RuleViolation listing every problem
     of its shape and rules (the turni are checked by :func:`score_document`)."""
     if not isinstance(data, Mapping):
-        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+        raise RuleViolation([NOT_AN_OBJECT])
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
         problems.append(

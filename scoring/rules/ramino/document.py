@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
 from .match import MatchState, check_hand, fees, places, play_hand
 from .rules import RaminoRules, build_rules
 
@@ -156,7 +156,7 @@ def _check_turno_keys(turno: Mapping[str, Any], problems: list[Problem]) -> None
 def score_season(data: Any) -> dict[str, Any]:
     """A whole ``ramino-101`` season document scored (``kingscore``)."""
     if not isinstance(data, Mapping):
-        raise RuleViolation([Problem("FORMAT", "il documento deve essere un oggetto JSON")])
+        raise RuleViolation([NOT_AN_OBJECT])
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
         problems.append(Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto"))
@@ -173,7 +173,7 @@ def score_season(data: Any) -> dict[str, Any]:
         roster = []
     turni = data.get("turni")
     if not isinstance(turni, list):
-        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+        problems.append(TURNI_NOT_A_LIST)
         turni = []
     seen: set[tuple[Any, Any]] = set()
     scored: list[dict[str, Any]] = []

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
 from .lista import label_of, score_list
 from .rules import CODE, SkatRules, skat_rules
 from .season import standing
@@ -22,7 +22,7 @@ def document_rules(data: Mapping[str, Any]) -> SkatRules:
 
 def _header_problems(data: Any) -> list[Problem]:
     if not isinstance(data, Mapping):
-        return [Problem("FORMAT", "il documento deve essere un oggetto JSON")]
+        return [NOT_AN_OBJECT]
     problems = []
     if data.get("format") != FORMAT:
         problems.append(
@@ -38,7 +38,7 @@ def _header_problems(data: Any) -> list[Problem]:
     if "rules" in data and not isinstance(data["rules"], Mapping):
         problems.append(Problem("FORMAT", "rules: deve essere una tabella"))
     if not isinstance(data.get("turni"), list):
-        problems.append(Problem("FORMAT", "turni: deve essere una lista"))
+        problems.append(TURNI_NOT_A_LIST)
     return problems
 
 
