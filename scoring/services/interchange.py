@@ -31,7 +31,6 @@ from scoring.rules import Problem, RuleViolation, SeasonState
 from scoring.rules.interchange import (
     FORMAT,
     MAX_TURNO_NUMBER,
-    SeasonDocument,
     SeasonScorer,
     input_document,
     loads,
@@ -112,15 +111,6 @@ class _Columns:
         for s in t.sanctions:
             self.check(Sanction, "kind", s.kind, "sanctions.kind", t.label)
             self.check(Sanction, "reason", s.reason, "sanctions.reason", t.label)
-
-
-def column_problems(doc: SeasonDocument) -> list[Problem]:
-    """Every text of the document fits its column, on every database (SQLite checks none)."""
-    columns = _Columns()
-    columns.header(doc.season, doc.ruleset_code, doc.roster)
-    for t in doc.turni:
-        columns.turno(t)
-    return columns.problems
 
 
 IMPORT_CHUNK = 200  # turni written per round: bounds the memory of a large import

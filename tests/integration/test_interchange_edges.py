@@ -12,11 +12,10 @@ import pytest
 from scoring.demo import simulated_season
 from scoring.models import Player, Season, Seat, Smazzata, Turno
 from scoring.rules import RuleViolation, caf, score_turno
-from scoring.rules.interchange import input_document, parse_document
+from scoring.rules.interchange import input_document
 from scoring.rules.records import Penalty
 from scoring.rules.simulator import simulate_turno
 from scoring.services.interchange import (
-    column_problems,
     legacy_backup_restore,
     read_document,
     season_export,
@@ -53,12 +52,11 @@ def _season(name: str = "S", seed: int = 5) -> dict:
 
 def test_a_text_longer_than_its_column_is_named_before_anything_is_written():
     doc = _season(name="S" * 41)
-    problems = column_problems(parse_document(doc))
-    assert [(p.code, p.message) for p in problems] == [
-        ("TEXT_TOO_LONG", "season: al massimo 40 caratteri (sono 41)")
-    ]
     with pytest.raises(RuleViolation) as exc:
         season_import(data=doc)
+    assert [(p.code, p.message) for p in exc.value.problems] == [
+        ("TEXT_TOO_LONG", "season: al massimo 40 caratteri (sono 41)")
+    ]
     assert _codes(exc) == ["TEXT_TOO_LONG"]
     assert Season.objects.count() == 0
 
