@@ -374,11 +374,11 @@ def _stored_figures(
 
 
 def _league_history(
-    season: Season, player_ids: list[int], absent_ids: list[int] | None = None
+    season: Season, player_ids: list[int], absent_ids: list[int]
 ) -> tuple[list[dt.date], dict[int, dict[dt.date, Decimal]], dict[int, dict[dt.date, Decimal]]]:
-    """Closed giornate, and per player the league points of each giornata: played, absent
-    (the absences of ``absent_ids``, by default of the same players). No default ordering (its
-    joins and sort): the rows are summed by date."""
+    """Closed giornate, and the league points of each giornata: played (by ``player_ids``),
+    absent (``absent_ids``). No default ordering (its joins and sort): the rows are summed by
+    date."""
     dates = list(
         Giornata.objects.filter(season=season, lowest__isnull=False)
         .order_by("date")
@@ -395,9 +395,7 @@ def _league_history(
         played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
     absent: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
     for pid, date, lp in (
-        Absence.objects.filter(
-            season=season, player_id__in=player_ids if absent_ids is None else absent_ids
-        )
+        Absence.objects.filter(season=season, player_id__in=absent_ids)
         .order_by()
         .values_list("player_id", "giornata__date", "league_points")
     ):

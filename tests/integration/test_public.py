@@ -612,6 +612,41 @@ def test_rendered_player_page_does_not_grow_with_the_giornate(client, db, socio,
     assert measured[2][0] == measured[8][0]
 
 
+def test_player_chart_follows_a_reopen(client, socio, make_season):
+    """The leaders' lines are kept per season version: after a reopen the chart's legend shows
+    every drawn player's new score (a logged-in member: the page is rendered, not kept whole)."""
+    from scoring.services.turni import turno_reopen
+
+    # seed 3: the reopen changes the scores, not who the three leaders are (the same key but
+    # for the version)
+    season = make_season(name="grafico", giornate=3, seed=3, attendance=1.0)
+    client.force_login(socio)
+    member = Player.objects.get(name="Anna")
+    url = f"/giocatori/{member.pk}/?stagione={season.pk}"
+
+    def legend() -> dict[str, Decimal]:
+        root = _league_chart(content(client.get(url)))
+        return {
+            t.text.rsplit(" (", 1)[0]: number(t.text.rsplit(" (", 1)[1].rstrip(")"))
+            for t in root.iter(f"{SVG_NS}text")
+            if t.get("class") == "legend-label"
+        }
+
+    def scores() -> dict[str, Decimal]:
+        return {
+            st.player.name: st.score
+            for st in Standing.objects.filter(season=season).select_related("player")
+        }
+
+    before = legend()
+    assert before == {name: scores()[name] for name in before}
+    last = Turno.objects.filter(season=season).order_by("-giornata__date").first()
+    turno_reopen(turno=last, reason="verifica")
+    after = legend()
+    assert after.keys() == before.keys() and after != before
+    assert after == {name: scores()[name] for name in after}
+
+
 def test_player_not_in_season(client, imported):
     newcomer = Player.objects.create(name="Ottavio")
     page = content(client.get(f"/giocatori/{newcomer.pk}/"))
