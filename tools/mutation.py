@@ -114,7 +114,7 @@ EQUIVALENT: dict[str, str] = {
         "the registry's `_loaded` flag only spares re-importing: `import_module` of a loaded "
         "module returns it from sys.modules without running it (nothing registers twice)"
     ),
-    "scoring/services/interchange.py:126:15:constant:0": (
+    "scoring/services/interchange.py:116:15:constant:0": (
         "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "
         "a chunk of 200 or 201 turni writes the same rows"
     ),
@@ -127,19 +127,19 @@ EQUIVALENT: dict[str, str] = {
         "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"
     ),
-    "scoring/services/interchange.py:320:70:constant:0": (
+    "scoring/services/interchange.py:315:70:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:413:72:constant:0": (
+    "scoring/services/interchange.py:408:72:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:435:74:constant:0": (
+    "scoring/services/interchange.py:430:74:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:567:69:constant:0": (
+    "scoring/services/interchange.py:562:69:constant:0": (
         "an older backup's members: the default of `m.get('active', True)` only feeds "
         "`isinstance(..., bool)`, which True and False both pass (the value stored is read "
         "again with its own default)"
@@ -149,26 +149,26 @@ EQUIVALENT: dict[str, str] = {
         "written side by side in the same function, so `zip(..., strict=...)` never meets "
         "different lengths"
     ),
-    "scoring/services/season.py:87:8:return:0": (
+    "scoring/services/season.py:88:8:return:0": (
         "`_validate_rules` is called only for the RuleViolation it raises: both callers "
         "(season_create, season_rules_update) discard the RuleSet it returns"
     ),
-    "scoring/services/season.py:350:11:compare:0": (
+    "scoring/services/season.py:351:11:compare:0": (
         "recompute: at exactly 500 seats both queries read the same title awards (awards "
         "exist only on closed turni's seats: a reopen deletes its turno's), the boundary only "
         "chooses which query reads them"
     ),
-    "scoring/services/season.py:507:23:constant:0": (
+    "scoring/services/season.py:525:23:constant:0": (
         "seat figures: every seat of a closed turno calls at least once (a rule set needs "
         "positive games, each called once by every player, and only a complete turno closes), "
         "so the grouped count over the callers overwrites the initial `calls` of every seat"
     ),
-    "scoring/services/season.py:507:36:constant:0": (
-        "seat figures: every seat of a closed turno calls at least once (see 507:23), and the "
+    "scoring/services/season.py:525:36:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 525:23), and the "
         "grouped count over the callers sets `forced` with `calls`, overwriting the initial 0"
     ),
-    "scoring/services/season.py:507:51:constant:0": (
-        "seat figures: every seat of a closed turno calls at least once (see 507:23), and the "
+    "scoring/services/season.py:525:51:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 525:23), and the "
         "grouped count over the callers sets `scazzate` with `calls`, overwriting the initial 0"
     ),
     "scoring/services/turni.py:164:25:constant:0": (
