@@ -202,7 +202,10 @@ def render(results: dict[str, Any], command: str) -> str:
         ("Classifica, warm, a logged-in member (the table kept)", "classifica_warm_member"),
         ("**player page**, warm (anonymous: the whole page kept)", "player"),
         ("player page, cold (first reader after a close)", "player_cold"),
-        ("player page, a logged-in member (always rendered)", "player_member"),
+        (
+            "player page, a logged-in member (the season part from the shared cache)",
+            "player_member",
+        ),
         ("close of the last turno (service)", "close"),
         ("reopen of the last turno (service)", "reopen"),
     ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, Q
 
 from scoring import formatting
 from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
@@ -275,11 +275,19 @@ def _average(score: Decimal, turni: int, absences: int) -> Decimal | None:
     return (score / n).quantize(Decimal("0.01")) if n else None
 
 
-def classifica(season: Season) -> list[ClassificaRow]:
-    """The stored Classifica Generale of a season, in display order (one query)."""
+def classifica(
+    season: Season, *, top: int | None = None, player_id: int | None = None
+) -> list[ClassificaRow]:
+    """The stored Classifica Generale of a season, in display order (one query). With ``top``
+    or ``player_id``, only the rows placed ``top`` or better and that player's row (a player's
+    page shows those, not 300 rows): with places ranked 1, 2, 2, 4..., the first ``top`` rows of
+    the whole table are always among them."""
     rules = None if season.is_generic else season.ruleset  # other games have no series
     rows = []
     labels: dict[str, str] = {}
+    standings = Standing.objects.filter(season=season)
+    if top is not None or player_id is not None:
+        standings = standings.filter(Q(place__lte=top or 0) | Q(player_id=player_id))
     # plain values, no model instances: 300 members' rows in a few milliseconds
     for (
         place,
@@ -293,7 +301,7 @@ def classifica(season: Season) -> list[ClassificaRow]:
         titles,
         previous_place,
         previous_series,
-    ) in Standing.objects.filter(season=season).values_list(
+    ) in standings.values_list(
         "place",
         "player__name",
         "player_id",

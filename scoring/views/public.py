@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import hashlib
 import threading
 import zlib
 from collections import defaultdict
@@ -24,6 +25,7 @@ from django.core.paginator import EmptyPage, Paginator
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import path
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -345,6 +347,11 @@ class Giorno:
 
 
 CALL_FIGURES = ("calls", "forced", "scazzate", "cappotti")
+TIMELINE_FIELDS = (
+    *("turno", "place", "total", "ratio", "titles", "league_points"),
+    *("series_before", "series_after"),
+    *("turno__number", "turno__status", "turno__giornata__date"),
+)
 
 
 def _stored_figures(
@@ -504,8 +511,35 @@ def _player_page(
         return render(request, "scoring/public/player.html", ctx)
     if season.is_generic:
         return game_views.player_page(request, member, season, ctx)
+    key = player_cache_key(
+        season, member=member.pk, language=get_language(), path=request.get_full_path()
+    )
+    part = cache.get(key)
+    if part is None:  # the first reader of this season version, member, language and page
+        part = _player_part(request, member, season)
+        cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
+    ctx.update(
+        standing=part["standing"],
+        season_html=mark_safe(part["html"]),  # rendered from our template, texts escaped there
+    )
+    return render(request, "scoring/public/player.html", ctx)
 
-    rows = classifica(season)
+
+def player_cache_key(season: Season, *, member: int, language: str, path: str) -> str:
+    """The shared cache's key of a member's season below the page head: like the Classifica's
+    (:func:`classifica_cache_key`), the season's ``version`` makes one close reach every worker;
+    the path holds the timeline's page and the season asked for."""
+    made = season.created_at.timestamp() if season.created_at else 0
+    where = hashlib.blake2s(path.encode(), digest_size=8).hexdigest()
+    return f"player:{season.pk}:{made}:{season.version}:{member}:{language}:{where}"
+
+
+def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[str, Any]:
+    """The member's season as the page shows it below its head: totals, calls, the charts, the
+    points per game and the timeline, rendered; and the member's Classifica row (the head's
+    series and place). The same for every visitor: what the shared cache keeps."""
+    ctx: dict[str, Any] = {"player": member, "season": season}
+    rows = classifica(season, top=CHART_LEADERS, player_id=member.pk)
     mine = next((r for r in rows if r.player_id == member.pk), None)
     leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
     mine_seats = Seat.objects.filter(player=member, turno__season=season)
@@ -575,7 +609,9 @@ def _player_page(
         s.turno.giornata.date: s
         for s in mine_seats.filter(turno__giornata__date__in=list(page.object_list))
         .select_related("turno__giornata")
-        .defer("turno__giornata__state_after")  # the whole season's series: not shown here
+        # what a timeline row shows: not the turno's nor the giornata's other columns (the
+        # giornata's state_after is the whole season's series)
+        .only(*TIMELINE_FIELDS)
         .order_by("turno__giornata__date", "turno__number")
     }
     timeline = [Giorno(d, by_date.get(d), mine_absent.get(d)) for d in page.object_list]
@@ -594,7 +630,8 @@ def _player_page(
         games_chart=mark_safe(bars),
         titles_won=[(code, n) for code, n in (mine.titles.items() if mine else ()) if n],
     )
-    return render(request, "scoring/public/player.html", ctx)
+    html = render_to_string("scoring/public/_player_season.html", ctx, request)
+    return {"standing": mine, "html": html}
 
 
 urlpatterns = [

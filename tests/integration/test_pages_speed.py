@@ -354,3 +354,52 @@ def test_the_player_page_is_kept_for_anonymous_readers_until_a_close(client, sea
     _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 9, 25), seed=4)
     after = client.get(url).content.decode()
     assert after != before and 'data-date="2026-09-25"' in after
+
+
+# a logged-in member's player page after the first reader of the season's version: the page
+# around the shared cache's part (the member, the session, the user, their groups, their player,
+# the current season, the season picker, one cache read)
+MEMBER_PLAYER_WARM_QUERIES = 8
+
+
+def test_a_member_reads_a_player_page_from_the_shared_cache(client, season):
+    user = User.objects.create_user("bruno", password="pw-kingclub-1")
+    Player.objects.filter(name="Bruno").update(user=user)
+    client.force_login(user)
+    anna = Player.objects.get(name="Anna")
+    url = f"/giocatori/{anna.pk}/"
+    cache.clear()
+
+    def part(page: str) -> str:  # the page less its head (each response has its CSRF token)
+        return page[page.index('<section class="stats"') : page.index("</main>")]
+
+    first = part(client.get(url).content.decode())
+    warm = _queries(client, url)
+    assert len(warm) == MEMBER_PLAYER_WARM_QUERIES
+    assert not any(t in q for q in warm for t in ("scoring_seat", "scoring_standing"))
+    assert part(client.get(url).content.decode()) == first
+    # the same bytes as the page rendered with nothing kept
+    cache.clear()
+    assert part(client.get(url).content.decode()) == first
+    # a close shows at once: the season's version is in the key
+    _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 9, 25), seed=4)
+    after = client.get(url).content.decode()
+    assert 'data-date="2026-09-25"' in after and 'data-date="2026-09-25"' not in first
+    assert len(_queries(client, url)) == MEMBER_PLAYER_WARM_QUERIES
+    # each language is its own entry
+    client.cookies["django_language"] = "en"
+    english = client.get(url).content.decode()
+    assert "Turni della stagione" not in english and "Turni della stagione" in after
+
+
+def test_the_player_cache_key_holds_the_version_the_member_the_language_and_the_page(season):
+    from scoring.views.public import player_cache_key
+
+    def key(**kw):
+        args = {"member": 1, "language": "it", "path": "/giocatori/1/"} | kw
+        return player_cache_key(Season.objects.get(pk=season.pk), **args)
+
+    base = key()
+    assert len({base, key(member=2), key(language="en"), key(path="/giocatori/1/?pagina=2")}) == 4
+    Season.objects.filter(pk=season.pk).update(version=_version(season) + 1)
+    assert key() != base
