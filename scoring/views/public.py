@@ -47,7 +47,7 @@ from scoring.selectors import (
     turno_with_everything,
 )
 from scoring.services.preview import classifica_header
-from scoring.tables import TurniTable, classifica_html, classifica_sort
+from scoring.tables import TurniTable, classifica_html, classifica_sort, player_timeline_html
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
 from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
 from scoring.views import games as game_views
@@ -618,6 +618,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
     ctx.update(
         standing=mine,
         timeline=timeline,
+        timeline_rows=player_timeline_html(timeline),
         timeline_page=page,
         timeline_pages=list(page.paginator.get_elided_page_range(page.number, on_ends=1)),
         turni_count=len(played_rows),
