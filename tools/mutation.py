@@ -127,19 +127,19 @@ EQUIVALENT: dict[str, str] = {
         "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"
     ),
-    "scoring/services/interchange.py:315:70:constant:0": (
+    "scoring/services/interchange.py:310:70:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:408:72:constant:0": (
+    "scoring/services/interchange.py:398:72:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:430:74:constant:0": (
+    "scoring/services/interchange.py:415:74:constant:0": (
         "import: `turni` is built from `chunk` one turno per item just above, so "
         "`zip(turni, chunk, strict=...)` always meets two lists of the same length"
     ),
-    "scoring/services/interchange.py:562:69:constant:0": (
+    "scoring/services/interchange.py:547:69:constant:0": (
         "an older backup's members: the default of `m.get('active', True)` only feeds "
         "`isinstance(..., bool)`, which True and False both pass (the value stored is read "
         "again with its own default)"

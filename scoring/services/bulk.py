@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import connections, router
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 
 _PREPARED = {"JSONField", "DecimalField", "DateTimeField", "DateField"}
 # below this many rows an update is a plain executemany on every backend
@@ -82,6 +82,12 @@ def insert_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequen
                 params,
             )
     return len(params)
+
+
+def pks_by(rows: QuerySet, *key: str) -> dict[tuple[Any, ...], int]:
+    """The ids of rows written without returning them (:func:`insert_rows`, ``bulk_create`` on a
+    backend that gives none back), by their natural ``key``: one query."""
+    return {tuple(row[:-1]): row[-1] for row in rows.values_list(*key, "pk")}
 
 
 def update_rows(model: type[Model], fields: Sequence[str], rows: Iterable[Sequence[Any]]) -> int:

@@ -46,7 +46,7 @@ from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.text import TextError, clean_text
 from scoring.rules.turno import score_turno
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.bulk import insert_rows
+from scoring.services.bulk import insert_rows, pks_by
 from scoring.services.history import history_for_import
 from scoring.services.jsonread import DocumentFile
 from scoring.services.jsonstream import Stream, batched, materialize
@@ -301,12 +301,7 @@ class _Written:
         ]
         Turno.objects.bulk_create(turni, batch_size=500)
         if any(t.pk is None for t in turni):  # backends that do not return ids
-            ids = {
-                (giornata, number): pk
-                for giornata, number, pk in Turno.objects.filter(season=self.season).values_list(
-                    "giornata_id", "number", "pk"
-                )
-            }
+            ids = pks_by(Turno.objects.filter(season=self.season), "giornata_id", "number")
             for t in turni:
                 t.pk = t.id = ids[(t.giornata_id, t.number)]
         turno_ids = [t.pk for t in turni]
@@ -394,12 +389,7 @@ class _Written:
             ],
             smazzate,
         )
-        smazzata_ids = {
-            (turno_id, number): pk
-            for turno_id, number, pk in Smazzata.objects.filter(turno_id__in=turno_ids).values_list(
-                "turno_id", "number", "pk"
-            )
-        }
+        smazzata_ids = pks_by(Smazzata.objects.filter(turno_id__in=turno_ids), "turno_id", "number")
         insert_rows(
             Result,
             ["smazzata", "player", "count", "points"],
@@ -410,12 +400,7 @@ class _Written:
                 for name, pts in sm.points.items()
             ),
         )
-        seat_ids = {
-            (turno_id, player_id): pk
-            for turno_id, player_id, pk in Seat.objects.filter(turno_id__in=turno_ids).values_list(
-                "turno_id", "player_id", "pk"
-            )
-        }
+        seat_ids = pks_by(Seat.objects.filter(turno_id__in=turno_ids), "turno_id", "player_id")
         insert_rows(
             TitleAward,
             ["seat", "season", "player", "code", "value"],
