@@ -403,3 +403,21 @@ def test_the_player_cache_key_holds_the_version_the_member_the_language_and_the_
     assert len({base, key(member=2), key(language="en"), key(path="/giocatori/1/?pagina=2")}) == 4
     Season.objects.filter(pk=season.pk).update(version=_version(season) + 1)
     assert key() != base
+
+
+def test_a_player_page_reads_only_the_leaders_and_the_member_of_the_classifica(
+    season, ledger_unchecked
+):
+    from scoring.verbale import classifica
+
+    full = classifica(season)
+    assert len(full) == len(PLAYERS)
+    for row in full:
+        part = classifica(season, top=3, player_id=row.player_id)
+        assert part == [r for i, r in enumerate(full) if i < 3 or r.player_id == row.player_id]
+    # ties share a place (written by hand: unchecked): every row placed 3rd or better comes
+    Standing.objects.filter(season=season).update(place=1)
+    assert len(classifica(season, top=3, player_id=None)) == len(PLAYERS)
+    assert classifica(season, top=None, player_id=full[-1].player_id) == [
+        r for r in classifica(season) if r.player_id == full[-1].player_id
+    ]
