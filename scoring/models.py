@@ -623,6 +623,11 @@ class Standing(models.Model):
     streak = models.PositiveIntegerField(_("scudetti consecutivi"), default=0)
     # the system's own columns (every game but C.A.F.)
     extra = models.JSONField(_("altre colonne"), default=dict, db_default={}, blank=True)
+    # C.A.F.: the player's figures over their closed turni (``season_figures``), and for the
+    # leaders the cumulative league points of every closed giornata (``league_line``): what the
+    # player page reads instead of the player's and the leaders' seats
+    figures = models.JSONField(_("cifre della stagione"), default=dict, db_default={}, blank=True)
+    line = models.JSONField(_("andamento in classifica"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("riga della classifica")

@@ -204,6 +204,48 @@ def rank_classifica(standings: Iterable[Standing]) -> tuple[tuple[int, Standing]
     return tuple(out)
 
 
+FIGURE_COUNTS = ("calls", "forced", "scazzate", "cappotti")
+
+
+def season_figures(turni: Iterable[tuple[int | None, Mapping]] = ()) -> dict:
+    """A player's figures over their closed turni, from each turno's place and figures
+    (:meth:`TurnoScore.player_figures`): calls, forced calls, scazzate, cappotti made, per game
+    ``[points, smazzate]``, wins and podiums. What the player page shows, kept per season."""
+    out: dict = {**dict.fromkeys(FIGURE_COUNTS, 0), "games": {}, "wins": 0, "podiums": 0}
+    for place, figures in turni:
+        add_figures(out, place, figures)
+    return out
+
+
+def add_figures(total: dict, place: int | None, figures: Mapping) -> None:
+    """Add one closed turno (its place and figures) to a player's :func:`season_figures`."""
+    for key in FIGURE_COUNTS:
+        total[key] += figures.get(key, 0)
+    for code, (points, n) in figures.get("games", {}).items():
+        game = total["games"].setdefault(code, [0, 0])
+        game[0] += points
+        game[1] += n
+    total["wins"] += place == 1
+    total["podiums"] += place is not None and place <= 3
+
+
+def league_line(
+    dates: Sequence[dt.date],
+    played: Mapping[dt.date, Decimal],
+    absent: Mapping[dt.date, Decimal],
+) -> tuple[int, list[Decimal]]:
+    """A player's cumulative league points over the season's closed giornate (``dates``, in
+    order), from the league points of the giornate they played (``played``) or were absent
+    from (``absent``): the index of the first giornata they count in, and the running total at
+    each giornata from there (a late joiner's line does not run flat at 0 before joining)."""
+    start = next((i for i, d in enumerate(dates) if d in played or d in absent), len(dates))
+    total, values = Decimal(0), []
+    for d in dates[start:]:
+        total += played.get(d, Decimal(0)) + absent.get(d, Decimal(0))
+        values.append(total)
+    return start, values
+
+
 def tally(
     outcomes: Iterable[TableOutcome],
     giornate: Iterable[GiornataOutcome],

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -35,7 +35,10 @@ from scoring.rules import (
 )
 from scoring.rules import Sanction as SanctionRecord
 from scoring.rules import Standing as StandingRecord
+from scoring.rules.records import GiornataOutcome
+from scoring.rules.season import add_figures, league_line, season_figures
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.season import CHART_LEADERS
 from scoring.services.seasons_close import CARRIED, final_series, season_start_state
 
 
@@ -68,6 +71,45 @@ class _Collector:
 
 def _dec(value: Decimal | None) -> Decimal | None:
     return None if value is None else Decimal(value).quantize(Decimal("0.01"))
+
+
+def _check_player_figures(
+    out: _Collector,
+    season: Season,
+    turni: list[Turno],
+    scores: dict[int, TurnoScore],
+    days: Sequence[GiornataOutcome],
+    per_day: Mapping[dt.date, Mapping[str, tuple[Decimal, int, Counter]]],
+    absences: Mapping[tuple[dt.date, str], Decimal],
+    ranked: Iterable[tuple[int, StandingRecord]],
+) -> None:
+    """What the player page reads from the Classifica's rows: every player's season figures
+    (their closed turni's places and figures, replayed) and the leaders' lines of the league
+    chart (their league points, giornata by giornata)."""
+    figures: dict[str, dict] = defaultdict(season_figures)
+    for turno in turni:
+        score = scores.get(turno.pk)
+        if score is None:
+            continue
+        assert score.places is not None
+        for name, mine in score.player_figures().items():
+            add_figures(figures[name], score.places[name], mine)
+    dates = [d.date for d in days]
+    lines = {}
+    for place, row in ranked:
+        if place <= CHART_LEADERS:
+            played = {d: day[row.player][0] for d, day in per_day.items() if row.player in day}
+            absent = {d: lp for (d, who), lp in absences.items() if who == row.player}
+            start, points = league_line(dates, played, absent)
+            lines[row.player] = {"start": start, "points": points}
+    for name, stored, line in Standing.objects.filter(season=season).values_list(
+        "player__name", "figures", "line"
+    ):
+        where = f"classifica, {name}"
+        out.compare(where, "cifre della stagione", stored, figures[name])
+        if line is not None:
+            line = {"start": line["start"], "points": [Decimal(p) for p in line["points"]]}
+        out.compare(where, "andamento in classifica", line, lines.get(name))
 
 
 def ledger_differences(*, seasons: Iterable[Season] | None = None) -> list[Difference]:
@@ -351,6 +393,7 @@ def season_differences(*, season: Season) -> list[Difference]:
             continue
         for field, a, b in zip(fields, stored, expected, strict=True):
             out.compare(f"classifica, {name}", field, a, b)
+    _check_player_figures(out, season, turni, scores, days, per_day, expected_absences, now)
 
     # a season that carries the series of the season before starts from its final Classifica
     if season.series_origin == CARRIED:

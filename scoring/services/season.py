@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -42,6 +43,7 @@ from scoring.rules import (
     Standing as StandingRecord,
 )
 from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
+from scoring.rules.season import add_figures, league_line, season_figures
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
@@ -487,18 +489,18 @@ def seasons_of_player_bump(*, player_id: int) -> None:
     Season.objects.filter(enrollments__player_id=player_id).update(version=F("version") + 1)
 
 
-def seat_figures_fill(*, season: Season) -> int:
+def seat_figures_fill(*, season: Season) -> set[int]:
     """Store on every closed seat that lacks them the player's figures of that turno: calls,
     forced calls, scazzate, cappotti and, per game, points and smazzate (``Seat.extra``), so the
     player page reads them instead of scanning the season's smazzate. A close, a reopen (which
     clears them) and a rescore leave only their own turno's seats to fill; an import, all.
     Three grouped queries over the stored smazzate (the engine's output, replayed by
-    ``check_ledger``) of those turni only, :data:`FILL_BATCH` turni at a time. Returns how many
-    seats were filled."""
+    ``check_ledger``) of those turni only, :data:`FILL_BATCH` turni at a time. Returns the
+    players whose seats were filled."""
     return fill_seat_figures(season.pk, Seat, Smazzata, Result, Turno.CHIUSO)
 
 
-def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, closed) -> int:
+def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, closed) -> set[int]:
     """:func:`seat_figures_fill` on the given models (the migration passes its historical ones)."""
     empty = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed, extra={})
     seats: dict[int, dict[tuple[int, int], int]] = {}  # turno -> (turno, player) -> seat
@@ -512,7 +514,7 @@ def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, 
             smazzata_model,
             result_model,
         )
-    return sum(len(v) for v in seats.values())
+    return {p for by_turno in seats.values() for _t, p in by_turno}
 
 
 FILL_BATCH = 500  # turni filled per round: an import's figures never all in memory at once
@@ -552,11 +554,84 @@ def _fill_turni(
     update_rows(seat_model, ["extra"], [(figures[key], pk) for key, pk in seats.items()])
 
 
+CHART_LEADERS = 3  # the leaders the player page's chart draws beside the member
+
+
+def standing_figures(season_id: int, player_ids: Iterable[int], seat_model, closed) -> dict:
+    """Each player's :func:`season_figures`, summed over their closed seats' stored figures (a
+    close's :func:`seat_figures_fill`); read in chunks, so an import's whole season is never in
+    memory at once."""
+    out = {pid: season_figures() for pid in player_ids}
+    seats = seat_model.objects.filter(
+        turno__season_id=season_id, turno__status=closed, player_id__in=list(out)
+    )
+    for pid, place, figures in (
+        seats.order_by().values_list("player_id", "place", "extra").iterator(chunk_size=2000)
+    ):
+        add_figures(out[pid], place, figures)
+    return out
+
+
+def league_lines(
+    season_id: int, player_ids: Iterable[int], seat_model, absence_model, giornata_model, closed
+) -> dict[int, dict[str, Any]]:
+    """Each player's cumulative league points over the season's closed giornate
+    (:func:`league_line`), as stored on their Standing row: ``{"start": index of the first
+    giornata they count in, "points": the running totals from there}``."""
+    ids = list(player_ids)
+    dates = list(
+        giornata_model.objects.filter(season_id=season_id, lowest__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    played: dict[int, dict[dt.date, Decimal]] = {pid: {} for pid in ids}
+    for pid, date, lp in (
+        seat_model.objects.filter(
+            turno__season_id=season_id, turno__status=closed, player_id__in=ids
+        )
+        .order_by()
+        .values_list("player_id", "turno__giornata__date", "league_points")
+    ):
+        played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
+    absent: dict[int, dict[dt.date, Decimal]] = {pid: {} for pid in ids}
+    for pid, date, lp in (
+        absence_model.objects.filter(season_id=season_id, player_id__in=ids)
+        .order_by()
+        .values_list("player_id", "giornata__date", "league_points")
+    ):
+        absent[pid][date] = lp
+    out = {}
+    for pid in ids:
+        start, points = league_line(dates, played[pid], absent[pid])
+        out[pid] = {"start": start, "points": [str(p) for p in points]}
+    return out
+
+
+def _figures_refreshed(season: Season, roster: set[int], filled: set[int]) -> dict[int, dict]:
+    """The roster's season figures: the stored ones, summed again for the players whose closed
+    seats may have changed since they were stored (seats just filled, seats at an open turno,
+    which a reopen leaves) and for those with none stored yet (an import, a new enrollment)."""
+    kept = dict(Standing.objects.filter(season=season).values_list("player_id", "figures"))
+    at_open = set(
+        Seat.objects.filter(turno__season=season, turno__status=Turno.IN_CORSO).values_list(
+            "player_id", flat=True
+        )
+    )
+    stale = {pid for pid in roster if pid in filled or pid in at_open or not kept.get(pid)}
+    return {
+        **{pid: kept[pid] for pid in roster - stale},
+        **standing_figures(season.pk, stale, Seat, Turno.CHIUSO),
+    }
+
+
 @transaction.atomic
 def standings_refresh(*, season: Season) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata), and
-    the per-turno figures of the seats closed since the last refresh."""
-    seat_figures_fill(season=season)
+    the per-turno figures of the seats closed since the last refresh; with each row the
+    player's season figures (summed again only for the players whose closed seats may have
+    changed: those just filled, and those seated at an open turno, a reopened one among them)
+    and, for the leaders, their line of the league chart."""
+    filled = seat_figures_fill(season=season)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
     initial = season_start_state(season)
@@ -585,12 +660,17 @@ def standings_refresh(*, season: Season) -> None:
     players = dict(
         Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
     )
+    figures = _figures_refreshed(season, set(players.values()), filled)
+    leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
+    lines = league_lines(season.pk, leaders, Seat, Absence, Giornata, Turno.CHIUSO)
     Standing.objects.filter(season=season).delete()
     Standing.objects.bulk_create(
         [
             Standing(
                 season=season,
                 player_id=players[row.player],
+                figures=figures[players[row.player]],
+                line=lines.get(players[row.player]),
                 place=place,
                 previous_place=before.get(row.player),
                 score=row.score,

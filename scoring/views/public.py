@@ -10,7 +10,6 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
-import threading
 import zlib
 from collections import defaultdict
 from collections.abc import Callable
@@ -34,10 +33,11 @@ from django_tables2 import RequestConfig
 
 from scoring.charts import Bar, Line, bar_chart, even_indices, line_chart
 from scoring.filters import TurnoFilter
-from scoring.models import Absence, Giornata, Player, Season, Seat, Turno
+from scoring.models import Absence, Giornata, Player, Season, Seat, Standing, Turno
 from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
+from scoring.rules.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import (
     current_season,
@@ -47,6 +47,7 @@ from scoring.selectors import (
     turno_with_everything,
 )
 from scoring.services.preview import classifica_header
+from scoring.services.season import CHART_LEADERS
 from scoring.tables import TurniTable, classifica_html, classifica_sort, player_timeline_html
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
 from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
@@ -55,7 +56,6 @@ from scoring.views import pagecache
 
 TURNI_PER_PAGE = 25
 TIMELINE_PER_PAGE = 20  # giornate per page of a member's turni, newest first
-CHART_LEADERS = 3
 # at most this many giornate on the league chart: a longer season is drawn one point every few
 # giornate (the first and the last always), so drawing it costs the same in any season
 CHART_POINTS = 60
@@ -346,7 +346,6 @@ class Giorno:
     absence: Decimal | None
 
 
-CALL_FIGURES = ("calls", "forced", "scazzate", "cappotti")
 TIMELINE_FIELDS = (
     *("turno", "place", "total", "ratio", "titles", "league_points"),
     *("series_before", "series_after"),
@@ -354,125 +353,26 @@ TIMELINE_FIELDS = (
 )
 
 
-def _stored_figures(
-    extras: list[dict[str, Any]], season: Season
-) -> tuple[dict[str, int], list[GameStat]]:
-    """The player's calls, forced calls, scazzate and cappotti, and per game the sum and count of
-    their points, over their closed turni: the figures each close stored on the seat
-    (``seat_figures_fill``), summed in Python over the member's closed seats' ``extra``."""
-    calls = dict.fromkeys(CALL_FIGURES, 0)
-    agg: dict[str, list[int]] = {}
-    for figures in extras:
-        figures = figures or {}
-        for key in CALL_FIGURES:
-            calls[key] += figures.get(key, 0)
-        for code, (points, n) in figures.get("games", {}).items():
-            total = agg.setdefault(code, [0, 0])
-            total[0] += points
-            total[1] += n
+def _game_stats(figures: dict[str, Any], season: Season) -> list[GameStat]:
+    """Per game of the stored season figures (``Standing.figures``), the sum and count of the
+    player's points: the ruleset's games in their order, then any other."""
+    per_game = figures.get("games", {})
     games = season.ruleset.games
-    order = [*games, *sorted(set(agg) - set(games))]
-    stats = [
-        GameStat(code, games[code].name if code in games else code, *agg[code])
+    order = [*games, *sorted(set(per_game) - set(games))]
+    return [
+        GameStat(code, games[code].name if code in games else code, *per_game[code])
         for code in order
-        if code in agg and agg[code][1]
+        if code in per_game and per_game[code][1]
     ]
-    return calls, stats
 
 
-def _league_history(
-    season: Season, player_ids: list[int], absent_ids: list[int]
-) -> tuple[list[dt.date], dict[int, dict[dt.date, Decimal]], dict[int, dict[dt.date, Decimal]]]:
-    """Closed giornate, and the league points of each giornata: played (by ``player_ids``),
-    absent (``absent_ids``). No default ordering (its joins and sort): the rows are summed by
-    date."""
-    dates = list(
-        Giornata.objects.filter(season=season, lowest__isnull=False)
-        .order_by("date")
-        .values_list("date", flat=True)
-    )
-    played: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
-    for pid, date, lp in (
-        Seat.objects.filter(
-            turno__season=season, turno__status=Turno.CHIUSO, player_id__in=player_ids
-        )
-        .order_by()
-        .values_list("player_id", "turno__giornata__date", "league_points")
-    ):
-        played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
-    absent: dict[int, dict[dt.date, Decimal]] = defaultdict(dict)
-    for pid, date, lp in (
-        Absence.objects.filter(season=season, player_id__in=absent_ids)
-        .order_by()
-        .values_list("player_id", "giornata__date", "league_points")
-    ):
-        absent[pid][date] = lp
-    return dates, played, absent
-
-
-def _line_points(
-    dates: list[dt.date],
-    shown: list[int],
-    played: dict[dt.date, Decimal],
-    absent: dict[dt.date, Decimal],
-) -> tuple[int, list[Decimal]]:
-    """One player's line of the league chart: the index (among the ``shown`` giornate) of the
-    first it is drawn at, and the cumulative league points at each shown giornata from there.
-    A line starts at the first giornata the player counts in (played or given an absence): a
-    late joiner is not drawn flat at 0 before joining."""
-    counted = set(played) | set(absent)
-    start = next((i for i, d in enumerate(dates) if d in counted), len(dates))
-    values = _cumulative(dates, played, absent)
+def _shown_line(line: dict[str, Any], shown: list[int]) -> tuple[int, list[Decimal]]:
+    """A stored line (``league_line``: its first giornata and the running totals from there)
+    at the giornate the chart shows: the index among ``shown`` of its first point, and its
+    values from there."""
+    start, points = line["start"], line["points"]
     first = bisect.bisect_left(shown, start)
-    return first, [values[i] for i in shown[first:]]
-
-
-LeadersLines = tuple[list[dt.date], list[int], dict[int, tuple[int, list[Decimal]]]]
-# the leaders' lines of the league chart, per process (like the kept pages): the latest 8
-_leaders_kept: dict[tuple[Any, ...], LeadersLines] = {}
-_leaders_lock = threading.Lock()
-
-
-def _chart_history(
-    season: Season, leader_ids: list[int], member_id: int
-) -> tuple[LeadersLines, dict[dt.date, Decimal]]:
-    """The season's closed giornate, the indices of those the chart shows (every one, or
-    ``CHART_POINTS`` evenly spaced) and the leaders' lines (:func:`_line_points`); and the
-    member's absences (the page lists them too). Every member's page draws the same leaders:
-    kept in the process's memory under the season's ``version`` (which every close, reopen and
-    correction bumps) and ``created_at`` (a season from another with its id, in tests), so a
-    page read after the first of a version reads only the member's absences (one query)."""
-    key = (season.pk, season.created_at, season.version, CHART_POINTS, *leader_ids)
-    kept = _leaders_kept.get(key)
-    if kept is not None:
-        mine_absent = dict(
-            Absence.objects.filter(season=season, player_id=member_id)
-            .order_by()
-            .values_list("giornata__date", "league_points")
-        )
-        return kept, mine_absent
-    dates, played, absent = _league_history(season, leader_ids, [*leader_ids, member_id])
-    shown = even_indices(len(dates), CHART_POINTS)
-    lines = {
-        pid: _line_points(dates, shown, played.get(pid, {}), absent.get(pid, {}))
-        for pid in leader_ids
-    }
-    kept = (dates, shown, lines)
-    with _leaders_lock:
-        while len(_leaders_kept) >= 8:  # the oldest out: a season's older versions first
-            del _leaders_kept[next(iter(_leaders_kept))]
-        _leaders_kept[key] = kept
-    return kept, absent.get(member_id, {})
-
-
-def _cumulative(dates: list[dt.date], *per_date: dict[dt.date, Decimal]) -> list[Decimal]:
-    total, out = Decimal(0), []
-    for d in dates:
-        for m in per_date:
-            if (v := m.get(d)) is not None:
-                total += v
-        out.append(total)
-    return out
+    return first, [Decimal(points[i - start]) for i in shown[first:]]
 
 
 def _chart_number(value: float) -> str:
@@ -542,33 +442,42 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
     rows = classifica(season, top=CHART_LEADERS, player_id=member.pk)
     mine = next((r for r in rows if r.player_id == member.pk), None)
     leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
-    mine_seats = Seat.objects.filter(player=member, turno__season=season)
-    # one light row per turno played: its date, and at close the place, the stored figures and
-    # the league points (the member's line of the chart)
+    # what the last close stored: the member's season figures, the leaders' lines of the chart
+    stored = {
+        pid: (figures, line)
+        for pid, figures, line in Standing.objects.filter(
+            season=season, player_id__in=[member.pk, *(r.player_id for r in leaders)]
+        ).values_list("player_id", "figures", "line")
+    }
+    # one light row per turno played: its date, and at close the league points (the member's
+    # line of the chart); the seats of the timeline's page are then read by their ids
     played_rows = list(
-        mine_seats.order_by().values_list(
-            "turno__giornata__date", "turno__status", "place", "extra", "league_points"
-        )
+        Seat.objects.filter(player=member, turno__season=season)
+        .order_by()
+        .values_list("pk", "turno__giornata__date", "turno__status", "league_points")
     )
     mine_played: dict[dt.date, Decimal] = {}
-    for date, status, _place, _extra, lp in played_rows:
+    for _pk, date, status, lp in played_rows:
         if status == Turno.CHIUSO:
             mine_played[date] = mine_played.get(date, Decimal(0)) + (lp or Decimal(0))
-    # the leaders' lines are the same on every member's page: kept per season version
-    (dates, shown, leader_lines), mine_absent = _chart_history(
-        season, [r.player_id for r in leaders], member.pk
+    mine_absent = dict(
+        Absence.objects.filter(season=season, player_id=member.pk)
+        .order_by()
+        .values_list("giornata__date", "league_points")
     )
-    names = {r.player_id: r.player for r in leaders}
-    names[member.pk] = member.name
-    chart_ids = [member.pk, *(r.player_id for r in leaders if r.player_id != member.pk)]
-    lines = []
-    for pid in chart_ids:
-        first, values = (
-            _line_points(dates, shown, mine_played, mine_absent)
-            if pid == member.pk
-            else leader_lines[pid]
-        )
-        lines.append(Line(names[pid], values, highlight=pid == member.pk, start=first))
+    dates = list(
+        Giornata.objects.filter(season=season, lowest__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    shown = even_indices(len(dates), CHART_POINTS)
+    start, points = league_line(dates, mine_played, mine_absent)
+    first, values = _shown_line({"start": start, "points": points}, shown)
+    lines = [Line(member.name, values, highlight=True, start=first)]
+    for r in leaders:
+        if r.player_id != member.pk:
+            first, values = _shown_line(stored[r.player_id][1], shown)
+            lines.append(Line(r.player, values, start=first))
     chart = line_chart(
         lines,
         [dates[i].strftime("%d/%m") for i in shown],
@@ -581,10 +490,8 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
         show_title=False,
     )
 
-    closed = [
-        (place, extra) for _d, status, place, extra, _lp in played_rows if status == Turno.CHIUSO
-    ]
-    calls, games = _stored_figures([extra for _place, extra in closed], season)
+    figures = stored.get(member.pk, ({}, None))[0] or season_figures()
+    games = _game_stats(figures, season)
     bars = bar_chart(
         [
             Bar(
@@ -603,11 +510,12 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
 
     # the giornate of the member's season, newest first, a page at a time: the turno played
     # (its row loaded for this page only) or the absence
-    giorni = sorted({d for d, *_rest in played_rows} | set(mine_absent), reverse=True)
+    giorni = sorted({d for _pk, d, *_rest in played_rows} | set(mine_absent), reverse=True)
     page = Paginator(giorni, TIMELINE_PER_PAGE).get_page(request.GET.get("pagina"))
+    on_page = set(page.object_list)
     by_date = {
         s.turno.giornata.date: s
-        for s in mine_seats.filter(turno__giornata__date__in=list(page.object_list))
+        for s in Seat.objects.filter(pk__in=[pk for pk, d, *_rest in played_rows if d in on_page])
         .select_related("turno__giornata")
         # what a timeline row shows: not the turno's nor the giornata's other columns (the
         # giornata's state_after is the whole season's series)
@@ -622,9 +530,9 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
         timeline_page=page,
         timeline_pages=list(page.paginator.get_elided_page_range(page.number, on_ends=1)),
         turni_count=len(played_rows),
-        wins=sum(1 for place, _extra in closed if place == 1),
-        podiums=sum(1 for place, _extra in closed if place is not None and place <= 3),
-        calls=calls,
+        wins=figures["wins"],
+        podiums=figures["podiums"],
+        calls={key: figures[key] for key in FIGURE_COUNTS},
         games=games,
         chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
         chart_thinned=(len(shown), len(dates)) if len(shown) < len(dates) else None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -275,6 +276,21 @@ def _stored(season: Season, player: Player) -> tuple[dict[str, int], dict[str, l
     return calls, games
 
 
+def _kept(season: Season, player: Player) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """The player's season figures on their Classifica row (what the page reads), with the
+    wins and podiums checked against the closed seats' places."""
+    figures = Standing.objects.get(season=season, player=player).figures
+    places = list(
+        Seat.objects.filter(
+            player=player, turno__season=season, turno__status=Turno.CHIUSO
+        ).values_list("place", flat=True)
+    )
+    assert figures["wins"] == places.count(1), player.name
+    assert figures["podiums"] == sum(1 for p in places if p <= 3), player.name
+    calls = {key: figures[key] for key in ("calls", "forced", "scazzate", "cappotti")}
+    return calls, figures["games"]
+
+
 def _extras(turno: Turno) -> list[dict]:
     return list(
         Seat.objects.filter(turno=turno).order_by("position").values_list("extra", flat=True)
@@ -289,6 +305,7 @@ def test_the_stored_figures_equal_a_scan_of_the_season(client, season):
     for player in Player.objects.filter(name__in=PLAYERS):
         scanned = _scan(season, player)
         assert _stored(season, player) == scanned, player.name
+        assert _kept(season, player) == scanned, player.name
         page = client.get(reverse("scoring:player", args=[player.pk])).content.decode()
         for key in ("calls", "forced", "scazzate", "cappotti"):
             shown = re.search(rf'data-stat="{key}"><dt>[^<]*</dt><dd>(\d+)</dd>', page).group(1)
@@ -296,12 +313,39 @@ def test_the_stored_figures_equal_a_scan_of_the_season(client, season):
     anna = Player.objects.get(name="Anna")
     assert sum(n for _, n in _scan(season, anna)[1].values()) > 0
     # closed now: its seats are filled; reopened: cleared again
+    elena = Player.objects.get(name="Elena")
+    before = _kept(season, elena)
     turno_close(turno=open_turno)
     assert all(e["games"] for e in _extras(open_turno))
-    assert _stored(season, anna) == _scan(season, anna)
+    assert _stored(season, anna) == _scan(season, anna) == _kept(season, anna)
+    assert _kept(season, elena) == _scan(season, elena) != before
+    # a rescore clears and stores again every closed seat's figures, and the season's
+    season_rescore(season=season, reason="verifica")
+    for player in Player.objects.filter(name__in=PLAYERS):
+        assert _kept(season, player) == _scan(season, player), player.name
     turno_reopen(turno=open_turno, reason="verifica")
     assert _extras(open_turno) == [{}, {}, {}]
-    assert _stored(season, anna) == _scan(season, anna)
+    assert _stored(season, anna) == _scan(season, anna) == _kept(season, anna)
+    assert _kept(season, elena) == _scan(season, elena) == before
+
+
+def test_check_ledger_finds_a_wrong_season_figure_and_a_wrong_line(season, ledger_unchecked):
+    row = Standing.objects.filter(season=season).order_by("place").first()
+    assert row.line is not None and row.line["points"]
+    figures = dict(row.figures, scazzate=row.figures["scazzate"] + 1)
+    points = [*row.line["points"][:-1], "999.00"]
+    Standing.objects.filter(pk=row.pk).update(figures=figures, line={**row.line, "points": points})
+    found = {d.field: d for d in ledger_differences() if d.where == f"classifica, {row.player}"}
+    assert set(found) == {"cifre della stagione", "andamento in classifica"}
+    assert found["cifre della stagione"].stored == figures
+    assert found["andamento in classifica"].stored["points"][-1] == Decimal("999.00")
+    # a line kept for a member who is not among the leaders is a difference too
+    last = Standing.objects.filter(season=season).order_by("-place").first()
+    assert last.place > 3 and last.line is None
+    Standing.objects.filter(pk=last.pk).update(line=row.line)
+    assert [d.field for d in ledger_differences() if d.where == f"classifica, {last.player}"] == [
+        "andamento in classifica"
+    ]
 
 
 def test_check_ledger_finds_a_wrong_stored_figure(season, ledger_unchecked):

@@ -13,11 +13,14 @@ import pytest
 from scoring.rules.records import Sanction, SeasonState, Standing, TableResult
 from scoring.rules.ruleset import caf
 from scoring.rules.season import (
+    add_figures,
     check_giornate,
+    league_line,
     play_giornate,
     play_season,
     play_table,
     rank_classifica,
+    season_figures,
 )
 
 RULES = caf()
@@ -529,3 +532,48 @@ def test_play_giornate_continues_from_a_state():
     assert outcomes["g2"].league_points["Anna"] == Decimal("3.50")
     assert state.streak == {"Anna": 2}
     assert giornate[0].date == D2
+
+
+# -- what the player page reads per season: figures and the league line ------------------------
+def test_season_figures_sum_the_closed_turni_and_count_wins_and_podiums():
+    first = {"calls": 2, "forced": 1, "scazzate": 0, "cappotti": 1, "games": {"K": [-40, 2]}}
+    second = {"calls": 1, "forced": 0, "scazzate": 1, "cappotti": 0, "games": {"K": [20, 1]}}
+    third = {"calls": 3, "forced": 0, "scazzate": 0, "cappotti": 0, "games": {"B": [15, 3]}}
+    assert season_figures([(1, first), (4, second), (3, third)]) == {
+        "calls": 6,
+        "forced": 1,
+        "scazzate": 1,
+        "cappotti": 1,
+        "games": {"K": [-20, 3], "B": [15, 3]},
+        "wins": 1,
+        "podiums": 2,
+    }
+    # a turno with no figures (a seat filled before a game was played) adds only its place
+    total = season_figures()
+    add_figures(total, 2, {})
+    assert total == {
+        "calls": 0,
+        "forced": 0,
+        "scazzate": 0,
+        "cappotti": 0,
+        "games": {},
+        "wins": 0,
+        "podiums": 1,
+    }
+
+
+def test_a_league_line_runs_from_the_first_giornata_the_player_counts_in():
+    dates = [D1, D2, D3, D4]
+    # joined at the second giornata, absent from the third
+    played = {D2: Decimal("2.50"), D4: Decimal("1.25")}
+    absent = {D3: Decimal("0.75")}
+    assert league_line(dates, played, absent) == (
+        1,
+        [Decimal("2.50"), Decimal("3.25"), Decimal("4.50")],
+    )
+    assert league_line(dates, {D1: Decimal("-1")}, {}) == (
+        0,
+        [Decimal("-1"), Decimal("-1"), Decimal("-1"), Decimal("-1")],
+    )
+    # never counted: no line at all
+    assert league_line(dates, {}, {}) == (4, [])
