@@ -6,23 +6,15 @@ from django.db import migrations, models
 def fill(apps, schema_editor):
     """The C.A.F. seasons' stored Classifiche: every row's season figures, the leaders' lines."""
     from scoring.rules.systems import get_system, is_generic
-    from scoring.services.season import CHART_LEADERS, league_lines, standing_figures
+    from scoring.services.season import standing_figures_fill
 
     season_model = apps.get_model("scoring", "Season")
-    standing = apps.get_model("scoring", "Standing")
-    seat = apps.get_model("scoring", "Seat")
-    absence = apps.get_model("scoring", "Absence")
-    giornata = apps.get_model("scoring", "Giornata")
+    models = [
+        apps.get_model("scoring", name) for name in ("Standing", "Seat", "Absence", "Giornata")
+    ]
     for pk, code in season_model.objects.values_list("pk", "ruleset_code"):
-        if is_generic(get_system(code)):
-            continue
-        rows = list(standing.objects.filter(season_id=pk))
-        figures = standing_figures(pk, [r.player_id for r in rows], seat, "chiuso")
-        leaders = [r.player_id for r in rows if r.place <= CHART_LEADERS]
-        lines = league_lines(pk, leaders, seat, absence, giornata, "chiuso")
-        for r in rows:
-            r.figures, r.line = figures[r.player_id], lines.get(r.player_id)
-        standing.objects.bulk_update(rows, ["figures", "line"], batch_size=500)
+        if not is_generic(get_system(code)):
+            standing_figures_fill(pk, *models, "chiuso")
 
 
 class Migration(migrations.Migration):

@@ -30,7 +30,7 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring.models import Player, Season, Turno
+from scoring.models import Absence, Giornata, Player, Season, Seat, Standing, Turno
 from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
 from scoring.rules.interchange import parse_document, score_document
 from scoring.rules.ruleset import json_strings
@@ -39,6 +39,7 @@ from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.games import game_differences
 from scoring.services.jsonstream import Stream, materialize
+from scoring.services.season import seat_figures_fill, standing_figures_fill
 
 BACKUP_FORMAT = "kingclub/v2-backup"
 USER_FIELDS = (
@@ -406,6 +407,16 @@ def wipe_club() -> None:
         model._base_manager.all()._raw_delete(model._base_manager.db)
 
 
+def _fill_player_figures() -> None:
+    """A backup taken before the player page's figures were kept restores C.A.F. rows without
+    them: each closed seat's figures and each Classifica row's season figures and leaders'
+    line are filled from the restored play (nothing is filled where they are stored)."""
+    for season in Season.objects.order_by("pk"):
+        if not season.is_generic:
+            seat_figures_fill(season=season)
+            standing_figures_fill(season.pk, Standing, Seat, Absence, Giornata, Turno.CHIUSO)
+
+
 def _verify_with_engine() -> None:
     """The restored play must be what the engine accepts: the closed turni of each season as
     a whole season, the open ones turno by turno."""
@@ -485,6 +496,7 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
             with connection.cursor() as cursor:
                 for sql in connection.ops.sequence_reset_sql(no_style(), club_models()):
                     cursor.execute(sql)
+            _fill_player_figures()
     except DatabaseError as exc:  # a unique or check constraint of the database
         raise _fail(
             "BACKUP_CONSTRAINT", f"il backup viola un vincolo del database: {exc}"

@@ -607,6 +607,27 @@ def league_lines(
     return out
 
 
+def standing_figures_fill(
+    season_id: int, standing_model, seat_model, absence_model, giornata_model, closed
+) -> None:
+    """The season figures and the leaders' lines of Classifica rows stored without them: rows
+    written before they were kept (the migration passes its historical models), or restored
+    from an older backup."""
+    rows = list(standing_model.objects.filter(season_id=season_id))
+    empty = [r for r in rows if not r.figures]
+    bare = [r for r in rows if r.place <= CHART_LEADERS and r.line is None]
+    figures = standing_figures(season_id, [r.player_id for r in empty], seat_model, closed)
+    lines = league_lines(
+        season_id, [r.player_id for r in bare], seat_model, absence_model, giornata_model, closed
+    )
+    for r in empty:
+        r.figures = figures[r.player_id]
+    for r in bare:
+        r.line = lines[r.player_id]
+    changed = {r.pk: r for r in [*empty, *bare]}
+    standing_model.objects.bulk_update(list(changed.values()), ["figures", "line"], batch_size=500)
+
+
 def _figures_refreshed(season: Season, roster: set[int], filled: set[int]) -> dict[int, dict]:
     """The roster's season figures: the stored ones, summed again for the players whose closed
     seats may have changed since they were stored (seats just filled, seats at an open turno,

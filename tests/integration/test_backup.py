@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from scoring.models import Player, Season, Turno, TurnoEvent
+from scoring.models import Player, Season, Standing, Turno, TurnoEvent
 from scoring.rules import caf
 from scoring.rules.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
@@ -157,6 +157,28 @@ def test_restore_into_a_new_database_recreates_the_accounts(club, tmp_path):
     segretario = get_user_model().objects.get(username="segretario")
     assert segretario.check_password("pw-kingclub-1")
     assert list(segretario.groups.values_list("name", flat=True)) == ["Segretario"]
+    assert _backup_bytes(tmp_path, "second.json") == first
+
+
+def test_a_backup_from_before_the_kept_season_figures_restores_them(club, tmp_path):
+    """A backup taken before the Classifica's rows kept the player page's season figures and
+    the leaders' lines (and before the seats kept their turno's figures): the restore fills
+    them from the restored play, so the file of a backup taken now is the same."""
+    first = _backup_bytes(tmp_path, "first.json")
+    doc = json.loads(first)
+    standing = doc["tables"]["scoring.standing"]
+    drop = [standing["columns"].index(c) for c in ("figures", "line")]
+    standing["columns"] = [c for i, c in enumerate(standing["columns"]) if i not in drop]
+    standing["rows"] = [[v for i, v in enumerate(r) if i not in drop] for r in standing["rows"]]
+    seat = doc["tables"]["scoring.seat"]
+    extra = seat["columns"].index("extra")
+    for row in seat["rows"]:
+        row[extra] = {}
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(doc))
+    call_command("restore", str(old), "--force", stdout=io.StringIO())
+    assert Standing.objects.filter(line__isnull=False).count() == 3
+    assert not Standing.objects.filter(figures={}).exists()
     assert _backup_bytes(tmp_path, "second.json") == first
 
 
