@@ -623,11 +623,6 @@ class Standing(models.Model):
     streak = models.PositiveIntegerField(_("scudetti consecutivi"), default=0)
     # the system's own columns (every game but C.A.F.)
     extra = models.JSONField(_("altre colonne"), default=dict, db_default={}, blank=True)
-    # C.A.F.: the player's figures over their closed turni (``season_figures``), and for the
-    # leaders the cumulative league points of every closed giornata (``league_line``): what the
-    # player page reads instead of the player's and the leaders' seats
-    figures = models.JSONField(_("cifre della stagione"), default=dict, db_default={}, blank=True)
-    line = models.JSONField(_("andamento in classifica"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("riga della classifica")
@@ -639,6 +634,34 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.place}. {self.player} {self.score}"
+
+
+class PlayerFigures(models.Model):
+    """A member's season as the player page reads it (C.A.F.), kept by every refresh of the
+    Classifica for the players whose closed seats changed: their figures over their closed
+    turni (``season_figures``: calls, scazzate, cappotti, points per game, wins, podiums) and,
+    for the leaders, their cumulative league points at every closed giornata
+    (``league_line``). Derived from the stored seats and absences, replayed by
+    ``check_ledger``; not part of a backup (a restore computes it again)."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("stagione")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("giocatore")
+    )
+    figures = models.JSONField(_("cifre della stagione"), default=dict, blank=True)
+    line = models.JSONField(_("andamento in classifica"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("cifre di un giocatore")
+        verbose_name_plural = _("cifre dei giocatori")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="player_figures_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.season}"
 
 
 class TurnoEvent(UserTexts, models.Model):

@@ -30,7 +30,16 @@ from django.db import DatabaseError, connection, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring.models import Absence, Giornata, Player, Season, Seat, Standing, Turno
+from scoring.models import (
+    Absence,
+    Giornata,
+    Player,
+    PlayerFigures,
+    Season,
+    Seat,
+    Standing,
+    Turno,
+)
 from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
 from scoring.rules.interchange import parse_document, score_document
 from scoring.rules.ruleset import json_strings
@@ -39,7 +48,7 @@ from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.games import game_differences
 from scoring.services.jsonstream import Stream, materialize
-from scoring.services.season import seat_figures_fill, standing_figures_fill
+from scoring.services.season import player_figures_fill, seat_figures_fill
 
 BACKUP_FORMAT = "kingclub/v2-backup"
 USER_FIELDS = (
@@ -63,7 +72,7 @@ def club_models() -> list[type[models.Model]]:
 
 
 # Derived from the ledger and kept only to serve faster: not part of a backup.
-NOT_BACKED_UP = {"scoring.storeddocument"}
+NOT_BACKED_UP = {"scoring.storeddocument", "scoring.playerfigures"}
 
 
 def backed_up_models() -> list[type[models.Model]]:
@@ -408,13 +417,15 @@ def wipe_club() -> None:
 
 
 def _fill_player_figures() -> None:
-    """A backup taken before the player page's figures were kept restores C.A.F. rows without
-    them: each closed seat's figures and each Classifica row's season figures and leaders'
-    line are filled from the restored play (nothing is filled where they are stored)."""
+    """What the player page reads of each C.A.F. season, which a backup does not hold: each
+    row's :class:`PlayerFigures`, from the restored play; and each closed seat's figures of its
+    turno, which a backup taken before they were kept restores empty."""
     for season in Season.objects.order_by("pk"):
         if not season.is_generic:
             seat_figures_fill(season=season)
-            standing_figures_fill(season.pk, Standing, Seat, Absence, Giornata, Turno.CHIUSO)
+            player_figures_fill(
+                season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO
+            )
 
 
 def _verify_with_engine() -> None:

@@ -19,6 +19,7 @@ from scoring.models import (
     Absence,
     Enrollment,
     Giornata,
+    PlayerFigures,
     Season,
     SeasonEvent,
     Standing,
@@ -83,9 +84,10 @@ def _check_player_figures(
     absences: Mapping[tuple[dt.date, str], Decimal],
     ranked: Iterable[tuple[int, StandingRecord]],
 ) -> None:
-    """What the player page reads from the Classifica's rows: every player's season figures
-    (their closed turni's places and figures, replayed) and the leaders' lines of the league
-    chart (their league points, giornata by giornata)."""
+    """What the player page reads (:class:`PlayerFigures`), one row per player of the
+    Classifica: their season figures (their closed turni's places and figures, replayed) and,
+    for the leaders, their line of the league chart (league points, giornata by giornata)."""
+    expected = set()
     figures: dict[str, dict] = defaultdict(season_figures)
     for turno in turni:
         score = scores.get(turno.pk)
@@ -97,16 +99,25 @@ def _check_player_figures(
     dates = [d.date for d in days]
     lines = {}
     for place, row in ranked:
+        expected.add(row.player)
         if place <= CHART_LEADERS:
             played = {d: day[row.player][0] for d, day in per_day.items() if row.player in day}
             absent = {d: lp for (d, who), lp in absences.items() if who == row.player}
             start, points = league_line(dates, played, absent)
             lines[row.player] = {"start": start, "points": points}
-    for name, stored, line in Standing.objects.filter(season=season).values_list(
-        "player__name", "figures", "line"
-    ):
-        where = f"classifica, {name}"
-        out.compare(where, "cifre della stagione", stored, figures[name])
+    stored = {
+        name: (mine, line)
+        for name, mine, line in PlayerFigures.objects.filter(season=season).values_list(
+            "player__name", "figures", "line"
+        )
+    }
+    for name in sorted(set(stored) | set(expected)):
+        where = f"cifre del giocatore, {name}"
+        if name not in stored or name not in expected:
+            out.compare(where, "riga", name in stored, name in expected)
+            continue
+        mine, line = stored[name]
+        out.compare(where, "cifre della stagione", mine, figures[name])
         if line is not None:
             line = {"start": line["start"], "points": [Decimal(p) for p in line["points"]]}
         out.compare(where, "andamento in classifica", line, lines.get(name))
@@ -393,7 +404,8 @@ def season_differences(*, season: Season) -> list[Difference]:
             continue
         for field, a, b in zip(fields, stored, expected, strict=True):
             out.compare(f"classifica, {name}", field, a, b)
-    _check_player_figures(out, season, turni, scores, days, per_day, expected_absences, now)
+    ranked = now if expected_rows else ()  # written with the Classifica
+    _check_player_figures(out, season, turni, scores, days, per_day, expected_absences, ranked)
 
     # a season that carries the series of the season before starts from its final Classifica
     if season.series_origin == CARRIED:

@@ -18,6 +18,7 @@ from scoring.models import (
     Enrollment,
     Giornata,
     Player,
+    PlayerFigures,
     Result,
     Sanction,
     Season,
@@ -607,51 +608,82 @@ def league_lines(
     return out
 
 
-def standing_figures_fill(
-    season_id: int, standing_model, seat_model, absence_model, giornata_model, closed
+def player_figures_fill(
+    season_id: int, standing_model, figures_model, seat_model, absence_model, giornata_model, closed
 ) -> None:
-    """The season figures and the leaders' lines of Classifica rows stored without them: rows
-    written before they were kept (the migration passes its historical models), or restored
-    from an older backup."""
-    rows = list(standing_model.objects.filter(season_id=season_id))
-    empty = [r for r in rows if not r.figures]
-    bare = [r for r in rows if r.place <= CHART_LEADERS and r.line is None]
-    figures = standing_figures(season_id, [r.player_id for r in empty], seat_model, closed)
-    lines = league_lines(
-        season_id, [r.player_id for r in bare], seat_model, absence_model, giornata_model, closed
+    """:class:`PlayerFigures` for the players of the stored Classifica who have none: after the
+    migration that made the table (it passes its historical models) and after a restore (a
+    backup does not hold them)."""
+    rows = list(
+        standing_model.objects.filter(season_id=season_id).values_list("player_id", "place")
     )
-    for r in empty:
-        r.figures = figures[r.player_id]
-    for r in bare:
-        r.line = lines[r.player_id]
-    changed = {r.pk: r for r in [*empty, *bare]}
-    standing_model.objects.bulk_update(list(changed.values()), ["figures", "line"], batch_size=500)
+    have = set(
+        figures_model.objects.filter(season_id=season_id).values_list("player_id", flat=True)
+    )
+    missing = [pid for pid, _place in rows if pid not in have]
+    figures = standing_figures(season_id, missing, seat_model, closed)
+    leaders = [pid for pid, place in rows if place <= CHART_LEADERS and pid not in have]
+    lines = league_lines(season_id, leaders, seat_model, absence_model, giornata_model, closed)
+    figures_model.objects.bulk_create(
+        [
+            figures_model(
+                season_id=season_id, player_id=pid, figures=figures[pid], line=lines.get(pid)
+            )
+            for pid in missing
+        ],
+        batch_size=500,
+    )
 
 
-def _figures_refreshed(season: Season, roster: set[int], filled: set[int]) -> dict[int, dict]:
-    """The roster's season figures: the stored ones, summed again for the players whose closed
-    seats may have changed since they were stored (seats just filled, seats at an open turno,
-    which a reopen leaves) and for those with none stored yet (an import, a new enrollment)."""
-    kept = dict(Standing.objects.filter(season=season).values_list("player_id", "figures"))
+def player_figures_refresh(
+    season: Season, roster: set[int], filled: set[int], leaders: list[int]
+) -> None:
+    """Keep the roster's :class:`PlayerFigures` in step with a refresh of the Classifica:
+    the figures summed again only for the players whose closed seats may have changed (seats
+    just filled, seats at an open turno, which a reopen leaves) or who have none yet (an
+    import, a new enrollment); a line for each of the ``leaders``, none for the others. A close
+    writes a handful of rows, not the roster's."""
+    kept = {
+        pid: (pk, line is not None)
+        for pk, pid, line in PlayerFigures.objects.filter(season=season)
+        .order_by()
+        .values_list("pk", "player_id", "line")
+    }
+    delete_ids(PlayerFigures, [pk for pid, (pk, _line) in kept.items() if pid not in roster])
     at_open = set(
         Seat.objects.filter(turno__season=season, turno__status=Turno.IN_CORSO).values_list(
             "player_id", flat=True
         )
     )
-    stale = {pid for pid in roster if pid in filled or pid in at_open or not kept.get(pid)}
-    return {
-        **{pid: kept[pid] for pid in roster - stale},
-        **standing_figures(season.pk, stale, Seat, Turno.CHIUSO),
-    }
+    stale = {pid for pid in roster if pid in filled or pid in at_open or pid not in kept}
+    figures = standing_figures(season.pk, stale, Seat, Turno.CHIUSO)
+    lines = league_lines(season.pk, leaders, Seat, Absence, Giornata, Turno.CHIUSO)
+    PlayerFigures.objects.bulk_create(
+        [
+            PlayerFigures(season=season, player_id=pid, figures=figures[pid], line=lines.get(pid))
+            for pid in sorted(stale - set(kept))
+        ],
+        batch_size=500,
+    )
+    update_rows(
+        PlayerFigures,
+        ["figures", "line"],
+        [(figures[pid], lines.get(pid), kept[pid][0]) for pid in sorted(stale & set(kept))],
+    )
+    # the others: a new line for a leader, none any more for who was one
+    relined = sorted(
+        pid
+        for pid, (_pk, lined) in kept.items()
+        if pid in roster and pid not in stale and (lined or pid in lines)
+    )
+    update_rows(PlayerFigures, ["line"], [(lines.get(pid), kept[pid][0]) for pid in relined])
 
 
 @transaction.atomic
 def standings_refresh(*, season: Season) -> None:
-    """Rewrite the stored Classifica Generale (and the places before the last giornata), and
-    the per-turno figures of the seats closed since the last refresh; with each row the
-    player's season figures (summed again only for the players whose closed seats may have
-    changed: those just filled, and those seated at an open turno, a reopened one among them)
-    and, for the leaders, their line of the league chart."""
+    """Rewrite the stored Classifica Generale (and the places before the last giornata), the
+    per-turno figures of the seats closed since the last refresh, and what the player page
+    reads of the season (:func:`player_figures_refresh`)."""
     filled = seat_figures_fill(season=season)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
@@ -681,17 +713,14 @@ def standings_refresh(*, season: Season) -> None:
     players = dict(
         Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
     )
-    figures = _figures_refreshed(season, set(players.values()), filled)
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
-    lines = league_lines(season.pk, leaders, Seat, Absence, Giornata, Turno.CHIUSO)
+    player_figures_refresh(season, set(players.values()), filled, leaders)
     Standing.objects.filter(season=season).delete()
     Standing.objects.bulk_create(
         [
             Standing(
                 season=season,
                 player_id=players[row.player],
-                figures=figures[players[row.player]],
-                line=lines.get(players[row.player]),
                 place=place,
                 previous_place=before.get(row.player),
                 score=row.score,

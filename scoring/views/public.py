@@ -33,7 +33,7 @@ from django_tables2 import RequestConfig
 
 from scoring.charts import Bar, Line, bar_chart, even_indices, line_chart
 from scoring.filters import TurnoFilter
-from scoring.models import Absence, Giornata, Player, Season, Seat, Standing, Turno
+from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
 from scoring.rules.ruleset import TITLE_ORDER
@@ -354,7 +354,7 @@ TIMELINE_FIELDS = (
 
 
 def _game_stats(figures: dict[str, Any], season: Season) -> list[GameStat]:
-    """Per game of the stored season figures (``Standing.figures``), the sum and count of the
+    """Per game of the stored season figures (``PlayerFigures``), the sum and count of the
     player's points: the ruleset's games in their order, then any other."""
     per_game = figures.get("games", {})
     games = season.ruleset.games
@@ -445,7 +445,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
     # what the last close stored: the member's season figures, the leaders' lines of the chart
     stored = {
         pid: (figures, line)
-        for pid, figures, line in Standing.objects.filter(
+        for pid, figures, line in PlayerFigures.objects.filter(
             season=season, player_id__in=[member.pk, *(r.player_id for r in leaders)]
         ).values_list("player_id", "figures", "line")
     }

@@ -15,7 +15,7 @@ from django.core.management import CommandError, call_command
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
-from scoring.models import Player, Season, Standing, Turno, TurnoEvent
+from scoring.models import Player, PlayerFigures, Season, Turno, TurnoEvent
 from scoring.rules import caf
 from scoring.rules.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
@@ -160,16 +160,16 @@ def test_restore_into_a_new_database_recreates_the_accounts(club, tmp_path):
     assert _backup_bytes(tmp_path, "second.json") == first
 
 
-def test_a_backup_from_before_the_kept_season_figures_restores_them(club, tmp_path):
-    """A backup taken before the Classifica's rows kept the player page's season figures and
-    the leaders' lines (and before the seats kept their turno's figures): the restore fills
-    them from the restored play, so the file of a backup taken now is the same."""
+def test_a_restore_computes_the_player_figures_again(club, tmp_path):
+    """What the player page reads of a season (PlayerFigures) is not in a backup: the restore
+    computes it from the restored play, and the seats' figures of their turno too when a
+    backup taken before they were kept has them empty; a backup taken then is the same file."""
+    rows = PlayerFigures.objects.values_list("season_id", "player_id", "figures", "line")
+    kept = sorted(rows)
+    assert kept and sum(1 for *_rest, line in kept if line is not None) == 3
     first = _backup_bytes(tmp_path, "first.json")
     doc = json.loads(first)
-    standing = doc["tables"]["scoring.standing"]
-    drop = [standing["columns"].index(c) for c in ("figures", "line")]
-    standing["columns"] = [c for i, c in enumerate(standing["columns"]) if i not in drop]
-    standing["rows"] = [[v for i, v in enumerate(r) if i not in drop] for r in standing["rows"]]
+    assert "scoring.playerfigures" not in doc["tables"]
     seat = doc["tables"]["scoring.seat"]
     extra = seat["columns"].index("extra")
     for row in seat["rows"]:
@@ -177,8 +177,10 @@ def test_a_backup_from_before_the_kept_season_figures_restores_them(club, tmp_pa
     old = tmp_path / "old.json"
     old.write_text(json.dumps(doc))
     call_command("restore", str(old), "--force", stdout=io.StringIO())
-    assert Standing.objects.filter(line__isnull=False).count() == 3
-    assert not Standing.objects.filter(figures={}).exists()
+    assert (
+        sorted(PlayerFigures.objects.values_list("season_id", "player_id", "figures", "line"))
+        == kept
+    )
     assert _backup_bytes(tmp_path, "second.json") == first
 
 

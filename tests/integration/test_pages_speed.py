@@ -17,7 +17,17 @@ from django.db.models import Count, Q, Sum
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from scoring.models import Absence, Player, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.models import (
+    Absence,
+    Player,
+    PlayerFigures,
+    Result,
+    Season,
+    Seat,
+    Smazzata,
+    Standing,
+    Turno,
+)
 from scoring.rules import caf, score_turno
 from scoring.rules.simulator import simulate_turno
 from scoring.services.ledger import ledger_differences
@@ -277,9 +287,9 @@ def _stored(season: Season, player: Player) -> tuple[dict[str, int], dict[str, l
 
 
 def _kept(season: Season, player: Player) -> tuple[dict[str, int], dict[str, list[int]]]:
-    """The player's season figures on their Classifica row (what the page reads), with the
-    wins and podiums checked against the closed seats' places."""
-    figures = Standing.objects.get(season=season, player=player).figures
+    """The player's season figures as kept (what the page reads), with the wins and podiums
+    checked against the closed seats' places."""
+    figures = PlayerFigures.objects.get(season=season, player=player).figures
     places = list(
         Seat.objects.filter(
             player=player, turno__season=season, turno__status=Turno.CHIUSO
@@ -330,22 +340,55 @@ def test_the_stored_figures_equal_a_scan_of_the_season(client, season):
 
 
 def test_check_ledger_finds_a_wrong_season_figure_and_a_wrong_line(season, ledger_unchecked):
-    row = Standing.objects.filter(season=season).order_by("place").first()
+    leader = Standing.objects.filter(season=season).order_by("place").first().player
+    row = PlayerFigures.objects.get(season=season, player=leader)
     assert row.line is not None and row.line["points"]
     figures = dict(row.figures, scazzate=row.figures["scazzate"] + 1)
     points = [*row.line["points"][:-1], "999.00"]
-    Standing.objects.filter(pk=row.pk).update(figures=figures, line={**row.line, "points": points})
-    found = {d.field: d for d in ledger_differences() if d.where == f"classifica, {row.player}"}
+    PlayerFigures.objects.filter(pk=row.pk).update(
+        figures=figures, line={**row.line, "points": points}
+    )
+    found = {
+        d.field: d for d in ledger_differences() if d.where == f"cifre del giocatore, {leader}"
+    }
     assert set(found) == {"cifre della stagione", "andamento in classifica"}
     assert found["cifre della stagione"].stored == figures
     assert found["andamento in classifica"].stored["points"][-1] == Decimal("999.00")
-    # a line kept for a member who is not among the leaders is a difference too
+    # a line kept for a member who is not among the leaders is a difference too, and so is a
+    # member of the Classifica without a row
     last = Standing.objects.filter(season=season).order_by("-place").first()
-    assert last.place > 3 and last.line is None
-    Standing.objects.filter(pk=last.pk).update(line=row.line)
-    assert [d.field for d in ledger_differences() if d.where == f"classifica, {last.player}"] == [
+    assert last.place > 3
+    PlayerFigures.objects.filter(season=season, player=last.player).update(line=row.line)
+    where = f"cifre del giocatore, {last.player}"
+    assert [d.field for d in ledger_differences() if d.where == where] == [
         "andamento in classifica"
     ]
+    PlayerFigures.objects.filter(season=season, player=last.player).delete()
+    assert [(d.field, d.stored, d.expected) for d in ledger_differences() if d.where == where] == [
+        ("riga", False, True)
+    ]
+
+
+def test_a_close_sums_again_the_figures_of_its_players_only(season, monkeypatch):
+    """A close sums again the figures of its own turno's players (and of anyone at an open
+    turno), not the roster's; the others' rows are left as they were."""
+    from scoring.services import season as season_services
+
+    turno = _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 10, 9), close=False)
+    before = dict(PlayerFigures.objects.filter(season=season).values_list("player_id", "figures"))
+    asked: list[set[int]] = []
+    summed = season_services.standing_figures
+    monkeypatch.setattr(
+        season_services,
+        "standing_figures",
+        lambda season_id, ids, *rest: asked.append(set(ids)) or summed(season_id, ids, *rest),
+    )
+    turno_close(turno=turno)
+    seated = set(turno.seats.values_list("player_id", flat=True))
+    assert asked == [seated]
+    after = dict(PlayerFigures.objects.filter(season=season).values_list("player_id", "figures"))
+    assert set(after) == set(before)
+    assert {pid for pid in after if after[pid] != before[pid]} == seated
 
 
 def test_check_ledger_finds_a_wrong_stored_figure(season, ledger_unchecked):
