@@ -639,10 +639,11 @@ class Standing(models.Model):
 class PlayerFigures(models.Model):
     """A member's season as the player page reads it (C.A.F.), kept by every refresh of the
     Classifica for the players whose closed seats changed: their figures over their closed
-    turni (``season_figures``: calls, scazzate, cappotti, points per game, wins, podiums) and,
-    for the leaders, their cumulative league points at every closed giornata
-    (``league_line``). Derived from the stored seats and absences, replayed by
-    ``check_ledger``; not part of a backup (a restore computes it again)."""
+    turni (``season_figures``: calls, scazzate, cappotti, points per game, wins, podiums), the
+    league points of each giornata they played and, for the leaders, their cumulative league
+    points at every closed giornata (``league_line``). Derived from the stored seats and
+    absences, replayed by ``check_ledger``; not part of a backup (a restore computes it
+    again)."""
 
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, related_name="+", verbose_name=_("stagione")
@@ -651,6 +652,8 @@ class PlayerFigures(models.Model):
         Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("giocatore")
     )
     figures = models.JSONField(_("cifre della stagione"), default=dict, blank=True)
+    # the league points of each giornata played, by date: the member's line of the chart
+    played = models.JSONField(_("punti per giornata giocata"), default=dict, blank=True)
     line = models.JSONField(_("andamento in classifica"), null=True, blank=True)
 
     class Meta:

@@ -106,9 +106,9 @@ def _check_player_figures(
             start, points = league_line(dates, played, absent)
             lines[row.player] = {"start": start, "points": points}
     stored = {
-        name: (mine, line)
-        for name, mine, line in PlayerFigures.objects.filter(season=season).values_list(
-            "player__name", "figures", "line"
+        name: (mine, played, line)
+        for name, mine, played, line in PlayerFigures.objects.filter(season=season).values_list(
+            "player__name", "figures", "played", "line"
         )
     }
     for name in sorted(set(stored) | set(expected)):
@@ -116,8 +116,14 @@ def _check_player_figures(
         if name not in stored or name not in expected:
             out.compare(where, "riga", name in stored, name in expected)
             continue
-        mine, line = stored[name]
+        mine, played, line = stored[name]
         out.compare(where, "cifre della stagione", mine, figures[name])
+        out.compare(
+            where,
+            "punti per giornata giocata",
+            {dt.date.fromisoformat(d): Decimal(lp) for d, lp in played.items()},
+            {d: day[name][0] for d, day in per_day.items() if name in day},
+        )
         if line is not None:
             line = {"start": line["start"], "points": [Decimal(p) for p in line["points"]]}
         out.compare(where, "andamento in classifica", line, lines.get(name))

@@ -558,18 +558,28 @@ def _fill_turni(
 CHART_LEADERS = 3  # the leaders the player page's chart draws beside the member
 
 
-def standing_figures(season_id: int, player_ids: Iterable[int], seat_model, closed) -> dict:
+def standing_figures(
+    season_id: int, player_ids: Iterable[int], seat_model, closed
+) -> dict[int, tuple[dict, dict[str, str]]]:
     """Each player's :func:`season_figures`, summed over their closed seats' stored figures (a
-    close's :func:`seat_figures_fill`); read in chunks, so an import's whole season is never in
+    close's :func:`seat_figures_fill`), and the league points of each giornata they played
+    (``{"2026-10-02": "3.50"}``); read in chunks, so an import's whole season is never in
     memory at once."""
-    out = {pid: season_figures() for pid in player_ids}
+    out: dict[int, tuple[dict, dict[str, str]]] = {
+        pid: (season_figures(), {}) for pid in player_ids
+    }
     seats = seat_model.objects.filter(
         turno__season_id=season_id, turno__status=closed, player_id__in=list(out)
     )
-    for pid, place, figures in (
-        seats.order_by().values_list("player_id", "place", "extra").iterator(chunk_size=2000)
+    for pid, place, figures, date, lp in (
+        seats.order_by()
+        .values_list("player_id", "place", "extra", "turno__giornata__date", "league_points")
+        .iterator(chunk_size=2000)
     ):
-        add_figures(out[pid], place, figures)
+        mine, played = out[pid]
+        add_figures(mine, place, figures)
+        day = date.isoformat()
+        played[day] = str(Decimal(played.get(day, 0)) + (lp or 0))
     return out
 
 
@@ -627,7 +637,11 @@ def player_figures_fill(
     figures_model.objects.bulk_create(
         [
             figures_model(
-                season_id=season_id, player_id=pid, figures=figures[pid], line=lines.get(pid)
+                season_id=season_id,
+                player_id=pid,
+                figures=figures[pid][0],
+                played=figures[pid][1],
+                line=lines.get(pid),
             )
             for pid in missing
         ],
@@ -660,15 +674,21 @@ def player_figures_refresh(
     lines = league_lines(season.pk, leaders, Seat, Absence, Giornata, Turno.CHIUSO)
     PlayerFigures.objects.bulk_create(
         [
-            PlayerFigures(season=season, player_id=pid, figures=figures[pid], line=lines.get(pid))
+            PlayerFigures(
+                season=season,
+                player_id=pid,
+                figures=figures[pid][0],
+                played=figures[pid][1],
+                line=lines.get(pid),
+            )
             for pid in sorted(stale - set(kept))
         ],
         batch_size=500,
     )
     update_rows(
         PlayerFigures,
-        ["figures", "line"],
-        [(figures[pid], lines.get(pid), kept[pid][0]) for pid in sorted(stale & set(kept))],
+        ["figures", "played", "line"],
+        [(*figures[pid], lines.get(pid), kept[pid][0]) for pid in sorted(stale & set(kept))],
     )
     # the others: a new line for a leader, none any more for who was one
     relined = sorted(

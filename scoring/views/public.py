@@ -442,24 +442,23 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
     rows = classifica(season, top=CHART_LEADERS, player_id=member.pk)
     mine = next((r for r in rows if r.player_id == member.pk), None)
     leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
-    # what the last close stored: the member's season figures, the leaders' lines of the chart
+    # what the last close kept (PlayerFigures): the member's season figures and league points
+    # per giornata played, the leaders' lines of the chart; not the seats of a whole season
     stored = {
-        pid: (figures, line)
-        for pid, figures, line in PlayerFigures.objects.filter(
+        pid: (figures, played, line)
+        for pid, figures, played, line in PlayerFigures.objects.filter(
             season=season, player_id__in=[member.pk, *(r.player_id for r in leaders)]
-        ).values_list("player_id", "figures", "line")
+        ).values_list("player_id", "figures", "played", "line")
     }
-    # one light row per turno played: its date, and at close the league points (the member's
-    # line of the chart); the seats of the timeline's page are then read by their ids
-    played_rows = list(
-        Seat.objects.filter(player=member, turno__season=season)
+    figures, played, _line = stored.get(member.pk, ({}, {}, None))
+    figures = figures or season_figures()
+    mine_played = {dt.date.fromisoformat(d): Decimal(lp) for d, lp in played.items()}
+    # the turni being played (not in the figures until they close)
+    playing = list(
+        Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.IN_CORSO)
         .order_by()
-        .values_list("pk", "turno__giornata__date", "turno__status", "league_points")
+        .values_list("turno__giornata__date", flat=True)
     )
-    mine_played: dict[dt.date, Decimal] = {}
-    for _pk, date, status, lp in played_rows:
-        if status == Turno.CHIUSO:
-            mine_played[date] = mine_played.get(date, Decimal(0)) + (lp or Decimal(0))
     mine_absent = dict(
         Absence.objects.filter(season=season, player_id=member.pk)
         .order_by()
@@ -476,7 +475,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
     lines = [Line(member.name, values, highlight=True, start=first)]
     for r in leaders:
         if r.player_id != member.pk:
-            first, values = _shown_line(stored[r.player_id][1], shown)
+            first, values = _shown_line(stored[r.player_id][2], shown)
             lines.append(Line(r.player, values, start=first))
     chart = line_chart(
         lines,
@@ -490,7 +489,6 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
         show_title=False,
     )
 
-    figures = stored.get(member.pk, ({}, None))[0] or season_figures()
     games = _game_stats(figures, season)
     bars = bar_chart(
         [
@@ -510,12 +508,13 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
 
     # the giornate of the member's season, newest first, a page at a time: the turno played
     # (its row loaded for this page only) or the absence
-    giorni = sorted({d for _pk, d, *_rest in played_rows} | set(mine_absent), reverse=True)
+    giorni = sorted({*mine_played, *playing, *mine_absent}, reverse=True)
     page = Paginator(giorni, TIMELINE_PER_PAGE).get_page(request.GET.get("pagina"))
-    on_page = set(page.object_list)
     by_date = {
         s.turno.giornata.date: s
-        for s in Seat.objects.filter(pk__in=[pk for pk, d, *_rest in played_rows if d in on_page])
+        for s in Seat.objects.filter(
+            player=member, turno__season=season, turno__giornata__date__in=page.object_list
+        )
         .select_related("turno__giornata")
         # what a timeline row shows: not the turno's nor the giornata's other columns (the
         # giornata's state_after is the whole season's series)
@@ -529,7 +528,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
         timeline_rows=player_timeline_html(timeline),
         timeline_page=page,
         timeline_pages=list(page.paginator.get_elided_page_range(page.number, on_ends=1)),
-        turni_count=len(played_rows),
+        turni_count=(mine.turni if mine else 0) + len(playing),
         wins=figures["wins"],
         podiums=figures["podiums"],
         calls={key: figures[key] for key in FIGURE_COUNTS},

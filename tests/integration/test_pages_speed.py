@@ -317,9 +317,18 @@ def test_the_stored_figures_equal_a_scan_of_the_season(client, season):
         assert _stored(season, player) == scanned, player.name
         assert _kept(season, player) == scanned, player.name
         page = client.get(reverse("scoring:player", args=[player.pk])).content.decode()
-        for key in ("calls", "forced", "scazzate", "cappotti"):
+        seats = Seat.objects.filter(player=player, turno__season=season)
+        closed = seats.filter(turno__status=Turno.CHIUSO).values_list("place", flat=True)
+        counts = {
+            **scanned[0],
+            # the open turno is a turno played; its places are not known yet
+            "turni": seats.count(),
+            "wins": list(closed).count(1),
+            "podiums": sum(1 for p in closed if p <= 3),
+        }
+        for key, n in counts.items():
             shown = re.search(rf'data-stat="{key}"><dt>[^<]*</dt><dd>(\d+)</dd>', page).group(1)
-            assert int(shown) == scanned[0][key], (player.name, key)
+            assert int(shown) == n, (player.name, key)
     anna = Player.objects.get(name="Anna")
     assert sum(n for _, n in _scan(season, anna)[1].values()) > 0
     # closed now: its seats are filled; reopened: cleared again
@@ -345,14 +354,21 @@ def test_check_ledger_finds_a_wrong_season_figure_and_a_wrong_line(season, ledge
     assert row.line is not None and row.line["points"]
     figures = dict(row.figures, scazzate=row.figures["scazzate"] + 1)
     points = [*row.line["points"][:-1], "999.00"]
+    day = min(row.played)
+    played = {**row.played, day: str(Decimal(row.played[day]) + 1)}
     PlayerFigures.objects.filter(pk=row.pk).update(
-        figures=figures, line={**row.line, "points": points}
+        figures=figures, played=played, line={**row.line, "points": points}
     )
-    found = {
-        d.field: d for d in ledger_differences() if d.where == f"cifre del giocatore, {leader}"
+    where = f"cifre del giocatore, {leader}"
+    found = {d.field: d for d in ledger_differences() if d.where == where}
+    assert set(found) == {
+        "cifre della stagione",
+        "punti per giornata giocata",
+        "andamento in classifica",
     }
-    assert set(found) == {"cifre della stagione", "andamento in classifica"}
     assert found["cifre della stagione"].stored == figures
+    wrong, day = found["punti per giornata giocata"], dt.date.fromisoformat(day)
+    assert wrong.stored[day] == wrong.expected[day] + 1
     assert found["andamento in classifica"].stored["points"][-1] == Decimal("999.00")
     # a line kept for a member who is not among the leaders is a difference too, and so is a
     # member of the Classifica without a row
