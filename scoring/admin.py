@@ -27,6 +27,7 @@ from scoring.models import (
     Giornata,
     Penalita,
     Player,
+    PlayerFigures,
     Result,
     Sanction,
     Season,
@@ -489,6 +490,16 @@ class AbsenceAdmin(ViewOnlyAdmin):
 class StandingAdmin(ViewOnlyAdmin):
     list_display = ("place", "player", "score", "series", "turni", "absences", "scudetti", "season")
     list_filter = ("season", "series")
+    search_fields = ("player__name",)
+    list_select_related = ("player", "season")
+
+
+@admin.register(PlayerFigures)
+class PlayerFiguresAdmin(ViewOnlyAdmin):
+    """What the player page reads of a member's season (derived: each close keeps it)."""
+
+    list_display = ("player", "season")
+    list_filter = ("season",)
     search_fields = ("player__name",)
     list_select_related = ("player", "season")
 

@@ -558,7 +558,7 @@ def _fill_turni(
 CHART_LEADERS = 3  # the leaders the player page's chart draws beside the member
 
 
-def standing_figures(
+def player_figures_sum(
     season_id: int, player_ids: Iterable[int], seat_model, closed
 ) -> dict[int, tuple[dict, dict[str, str]]]:
     """Each player's :func:`season_figures`, summed over their closed seats' stored figures (a
@@ -584,36 +584,28 @@ def standing_figures(
 
 
 def league_lines(
-    season_id: int, player_ids: Iterable[int], seat_model, absence_model, giornata_model, closed
+    season_id: int, played: dict[int, dict[str, str]], absence_model, giornata_model
 ) -> dict[int, dict[str, Any]]:
     """Each player's cumulative league points over the season's closed giornate
-    (:func:`league_line`), as stored on their Standing row: ``{"start": index of the first
-    giornata they count in, "points": the running totals from there}``."""
-    ids = list(player_ids)
+    (:func:`league_line`), from the league points of the giornate they played (as kept,
+    ``{"2026-10-02": "3.50"}``) and of their absences: ``{"start": index of the first giornata
+    they count in, "points": the running totals from there}``."""
     dates = list(
         giornata_model.objects.filter(season_id=season_id, lowest__isnull=False)
         .order_by("date")
         .values_list("date", flat=True)
     )
-    played: dict[int, dict[dt.date, Decimal]] = {pid: {} for pid in ids}
+    absent: dict[int, dict[dt.date, Decimal]] = {pid: {} for pid in played}
     for pid, date, lp in (
-        seat_model.objects.filter(
-            turno__season_id=season_id, turno__status=closed, player_id__in=ids
-        )
-        .order_by()
-        .values_list("player_id", "turno__giornata__date", "league_points")
-    ):
-        played[pid][date] = played[pid].get(date, Decimal(0)) + (lp or Decimal(0))
-    absent: dict[int, dict[dt.date, Decimal]] = {pid: {} for pid in ids}
-    for pid, date, lp in (
-        absence_model.objects.filter(season_id=season_id, player_id__in=ids)
+        absence_model.objects.filter(season_id=season_id, player_id__in=list(played))
         .order_by()
         .values_list("player_id", "giornata__date", "league_points")
     ):
         absent[pid][date] = lp
     out = {}
-    for pid in ids:
-        start, points = league_line(dates, played[pid], absent[pid])
+    for pid, days in played.items():
+        mine = {dt.date.fromisoformat(d): Decimal(lp) for d, lp in days.items()}
+        start, points = league_line(dates, mine, absent[pid])
         out[pid] = {"start": start, "points": [str(p) for p in points]}
     return out
 
@@ -631,9 +623,11 @@ def player_figures_fill(
         figures_model.objects.filter(season_id=season_id).values_list("player_id", flat=True)
     )
     missing = [pid for pid, _place in rows if pid not in have]
-    figures = standing_figures(season_id, missing, seat_model, closed)
+    figures = player_figures_sum(season_id, missing, seat_model, closed)
     leaders = [pid for pid, place in rows if place <= CHART_LEADERS and pid not in have]
-    lines = league_lines(season_id, leaders, seat_model, absence_model, giornata_model, closed)
+    lines = league_lines(
+        season_id, {pid: figures[pid][1] for pid in leaders}, absence_model, giornata_model
+    )
     figures_model.objects.bulk_create(
         [
             figures_model(
@@ -670,8 +664,15 @@ def player_figures_refresh(
         )
     )
     stale = {pid for pid in roster if pid in filled or pid in at_open or pid not in kept}
-    figures = standing_figures(season.pk, stale, Seat, Turno.CHIUSO)
-    lines = league_lines(season.pk, leaders, Seat, Absence, Giornata, Turno.CHIUSO)
+    figures = player_figures_sum(season.pk, stale, Seat, Turno.CHIUSO)
+    # the leaders' lines from the league points of the giornate they played, as kept
+    played = {pid: figures[pid][1] for pid in leaders if pid in figures}
+    played.update(
+        PlayerFigures.objects.filter(
+            season=season, player_id__in=[pid for pid in leaders if pid not in played]
+        ).values_list("player_id", "played")
+    )
+    lines = league_lines(season.pk, played, Absence, Giornata)
     PlayerFigures.objects.bulk_create(
         [
             PlayerFigures(

@@ -393,10 +393,10 @@ def test_a_close_sums_again_the_figures_of_its_players_only(season, monkeypatch)
     turno = _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 10, 9), close=False)
     before = dict(PlayerFigures.objects.filter(season=season).values_list("player_id", "figures"))
     asked: list[set[int]] = []
-    summed = season_services.standing_figures
+    summed = season_services.player_figures_sum
     monkeypatch.setattr(
         season_services,
-        "standing_figures",
+        "player_figures_sum",
         lambda season_id, ids, *rest: asked.append(set(ids)) or summed(season_id, ids, *rest),
     )
     turno_close(turno=turno)
