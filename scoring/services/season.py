@@ -610,6 +610,26 @@ def league_lines(
     return out
 
 
+def _figures_create(
+    model, season_id: int, player_ids: Iterable[int], figures: dict, lines: dict
+) -> None:
+    """New :class:`PlayerFigures` rows: each player's figures and points per giornata
+    (:func:`player_figures_sum`) and line (:func:`league_lines`, leaders only)."""
+    model.objects.bulk_create(
+        [
+            model(
+                season_id=season_id,
+                player_id=pid,
+                figures=figures[pid][0],
+                played=figures[pid][1],
+                line=lines.get(pid),
+            )
+            for pid in player_ids
+        ],
+        batch_size=500,
+    )
+
+
 def player_figures_fill(
     season_id: int, standing_model, figures_model, seat_model, absence_model, giornata_model, closed
 ) -> None:
@@ -628,19 +648,7 @@ def player_figures_fill(
     lines = league_lines(
         season_id, {pid: figures[pid][1] for pid in leaders}, absence_model, giornata_model
     )
-    figures_model.objects.bulk_create(
-        [
-            figures_model(
-                season_id=season_id,
-                player_id=pid,
-                figures=figures[pid][0],
-                played=figures[pid][1],
-                line=lines.get(pid),
-            )
-            for pid in missing
-        ],
-        batch_size=500,
-    )
+    _figures_create(figures_model, season_id, missing, figures, lines)
 
 
 def player_figures_refresh(
@@ -673,19 +681,7 @@ def player_figures_refresh(
         ).values_list("player_id", "played")
     )
     lines = league_lines(season.pk, played, Absence, Giornata)
-    PlayerFigures.objects.bulk_create(
-        [
-            PlayerFigures(
-                season=season,
-                player_id=pid,
-                figures=figures[pid][0],
-                played=figures[pid][1],
-                line=lines.get(pid),
-            )
-            for pid in sorted(stale - set(kept))
-        ],
-        batch_size=500,
-    )
+    _figures_create(PlayerFigures, season.pk, sorted(stale - set(kept)), figures, lines)
     update_rows(
         PlayerFigures,
         ["figures", "played", "line"],
