@@ -144,31 +144,31 @@ EQUIVALENT: dict[str, str] = {
         "`isinstance(..., bool)`, which True and False both pass (the value stored is read "
         "again with its own default)"
     ),
-    "scoring/services/ledger.py:352:64:constant:0": (
+    "scoring/services/ledger.py:411:64:constant:0": (
         "check_ledger: `fields`, the stored row and the expected row are three 10-tuples "
         "written side by side in the same function, so `zip(..., strict=...)` never meets "
         "different lengths"
     ),
-    "scoring/services/season.py:88:8:return:0": (
+    "scoring/services/season.py:91:8:return:0": (
         "`_validate_rules` is called only for the RuleViolation it raises: both callers "
         "(season_create, season_rules_update) discard the RuleSet it returns"
     ),
-    "scoring/services/season.py:351:11:compare:0": (
+    "scoring/services/season.py:354:11:compare:0": (
         "recompute: at exactly 500 seats both queries read the same title awards (awards "
         "exist only on closed turni's seats: a reopen deletes its turno's), the boundary only "
         "chooses which query reads them"
     ),
-    "scoring/services/season.py:525:23:constant:0": (
+    "scoring/services/season.py:528:23:constant:0": (
         "seat figures: every seat of a closed turno calls at least once (a rule set needs "
         "positive games, each called once by every player, and only a complete turno closes), "
         "so the grouped count over the callers overwrites the initial `calls` of every seat"
     ),
-    "scoring/services/season.py:525:36:constant:0": (
-        "seat figures: every seat of a closed turno calls at least once (see 525:23), and the "
+    "scoring/services/season.py:528:36:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 528:23), and the "
         "grouped count over the callers sets `forced` with `calls`, overwriting the initial 0"
     ),
-    "scoring/services/season.py:525:51:constant:0": (
-        "seat figures: every seat of a closed turno calls at least once (see 525:23), and the "
+    "scoring/services/season.py:528:51:constant:0": (
+        "seat figures: every seat of a closed turno calls at least once (see 528:23), and the "
         "grouped count over the callers sets `scazzate` with `calls`, overwriting the initial 0"
     ),
     "scoring/services/turni.py:164:25:constant:0": (
