@@ -19,7 +19,6 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.audit import turno_history
 from scoring.exports.games import sheet_of
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Smazzata, Turno
@@ -277,7 +276,6 @@ def _render(
         "penalties": takes_penalties(system),
         "penalty_list": list(turno.penalita.all()),
         "penalty_form": penalty_form or PenalitaForm(players=players),
-        "history": turno_history(turno),
     }
     return render(request, T + "live.html", context, status=status)
 

@@ -355,7 +355,6 @@ def _live_context(
         "close_preview": close_preview,
         "reopen_form": reopen_form or ReopenForm(),
         "errors": errors,
-        "history": turno_history(turno),
         "deletable": is_open and not record.smazzate,
     }
 
@@ -465,6 +464,18 @@ def turno_live(request: HttpRequest, pk: int) -> HttpResponse:
     except KeptByItsSystem:
         return games.game_live(request, pk)
     return _render_live(request, state)
+
+
+@segretario_required
+@require_GET
+def turno_history_view(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who did what to a turno and when (any game): the table alone for the live screen's
+    trail, opened with htmx, or a page of its own."""
+    turno = get_object_or_404(Turno, pk=pk)
+    context = {"turno": turno, "history": turno_history(turno)}
+    if request.htmx:
+        return render(request, "scoring/includes/_audit_table.html", context)
+    return render(request, T + "history.html", context)
 
 
 @segretario_required
@@ -789,6 +800,7 @@ urlpatterns = [
     path("segreteria/turni/nuovo/", turno_new, name="turno_new"),
     path("segreteria/turni/<int:pk>/", turno_live, name="turno_live"),
     path("segreteria/turni/<int:pk>/smazzata/", turno_smazzata, name="turno_smazzata"),
+    path("segreteria/turni/<int:pk>/storico/", turno_history_view, name="turno_history"),
     path(
         "segreteria/turni/<int:pk>/smazzata/modulo/",
         turno_smazzata_form,

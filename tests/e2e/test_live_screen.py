@@ -338,8 +338,12 @@ def test_correct_smazzata_2_of_5(browser, live_server, club, shot):
         for i in range(7)
     }
     assert shown == dict(expected.totals)
-    # the audit trail keeps the correction
-    assert "smazzata 2" in page.inner_text("#live").lower()
+    # the change trail, read when opened (htmx), keeps the correction
+    trail = page.locator("section[aria-labelledby='history-h'] .history-body")
+    assert "smazzata 2" not in trail.inner_text()  # not read yet: a link to the page
+    with answered(page):
+        page.click("#history-h")
+    assert "smazzata 2" in trail.inner_text() and "modifica risultato" in trail.inner_text()
     shot(page, "corrected")
     context.close()
 

@@ -8,6 +8,7 @@ import random
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from scoring.audit import turno_history
@@ -314,8 +315,32 @@ def test_recording_through_the_view_keeps_its_query_count(
 
 
 # 42 before issue 16: the view loaded the whole turno before the service (7 queries) and after
-# it (7 more). Now: session, user, the segretario's group (asked once), the turno and its players
-# for the form (2), the service (16 with its savepoints: lock, the turno locked and loaded, the
-# smazzata, its results, their history rows, the totals), then the live screen from the turno
-# the service returns plus its audit trail (7)
-QUERIES_TO_RECORD = 29
+# it (7 more), then 29 with the live screen's change trail. Now: session, user, the segretario's
+# group (asked once), the turno and its players for the form (2), the service (17 with its two
+# savepoints: the lock, the turno locked and loaded, the smazzata and its history row, the
+# results and theirs, the totals), then the live screen from the turno the service returns. The
+# change trail (7 queries) is read when it is opened (test_the_change_trail_is_read_when_opened)
+QUERIES_TO_RECORD = 22
+
+
+def test_the_change_trail_is_read_when_opened(segretario_client, season):
+    """The live screen's trail of changes (who did what and when) is read when the segretario
+    opens it: htmx asks for the table alone, a plain link opens it as a page."""
+    record = _record()
+    turno = _turno(season, record.smazzate[:2])
+    url = reverse("scoring:turno_history", args=[turno.pk])
+    live = segretario_client.get(_url("turno_live", turno)).content.decode()
+    assert f'hx-get="{url}" hx-trigger="toggle once"' in live
+    assert f'<a href="{url}">Apri lo storico delle modifiche</a>' in live
+    rows = turno_history(turno)
+    table = segretario_client.get(url, **HTMX).content.decode()
+    assert "<html" not in table and f"{len(rows)} modifiche" in table
+    assert table.count("<tr><td>") == len(rows) == 3  # the turno's creation, two smazzate
+    assert "smazzata 2" in table
+    page = segretario_client.get(url).content.decode()
+    assert "<html" in page and f"Storico del turno {turno.label}" in page
+    assert page.count("<tr><td>") == len(rows)
+    # English, and a member without the segreteria's rights gets nothing
+    english = segretario_client.get(url, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content.decode()
+    assert f"{len(rows)} changes" in english
+    assert Client().get(url).status_code == 302

@@ -248,6 +248,14 @@ TABLE: dict[str, tuple[Check, ...]] = {
         P(segreteria(MISSING), pk="huge"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
     ),
+    "scoring:turno_history": (
+        G(segreteria(OK), pk="open_turno"),
+        G(segreteria(OK), pk="closed_turno"),
+        G(segreteria(OK), pk="game_open"),
+        G(segreteria(MISSING), pk="missing"),
+        G(segreteria(MISSING), pk="huge"),
+        P(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
     "scoring:turno_smazzata_form": (
         G(segreteria(OK), pk="open_turno"),
         G(segreteria(TO_LIVE), pk="closed_turno"),
