@@ -97,17 +97,20 @@ def _check_player_figures(
         for name, mine in score.player_figures().items():
             add_figures(figures[name], score.places[name], mine)
     dates = [d.date for d in days]
+    played: dict[str, dict[dt.date, Decimal]] = defaultdict(dict)  # league points per giornata
+    for d, day in per_day.items():
+        for name, (lp, _n, _titles) in day.items():
+            played[name][d] = lp
     lines = {}
     for place, row in ranked:
         expected.add(row.player)
         if place <= CHART_LEADERS:
-            played = {d: day[row.player][0] for d, day in per_day.items() if row.player in day}
             absent = {d: lp for (d, who), lp in absences.items() if who == row.player}
-            start, points = league_line(dates, played, absent)
+            start, points = league_line(dates, played[row.player], absent)
             lines[row.player] = {"start": start, "points": points}
     stored = {
-        name: (mine, played, line)
-        for name, mine, played, line in PlayerFigures.objects.filter(season=season).values_list(
+        name: (mine, kept, line)
+        for name, mine, kept, line in PlayerFigures.objects.filter(season=season).values_list(
             "player__name", "figures", "played", "line"
         )
     }
@@ -116,13 +119,13 @@ def _check_player_figures(
         if name not in stored or name not in expected:
             out.compare(where, "riga", name in stored, name in expected)
             continue
-        mine, played, line = stored[name]
+        mine, kept, line = stored[name]
         out.compare(where, "cifre della stagione", mine, figures[name])
         out.compare(
             where,
             "punti per giornata giocata",
-            {dt.date.fromisoformat(d): Decimal(lp) for d, lp in played.items()},
-            {d: day[name][0] for d, day in per_day.items() if name in day},
+            {dt.date.fromisoformat(d): Decimal(lp) for d, lp in kept.items()},
+            played[name],
         )
         if line is not None:
             line = {"start": line["start"], "points": [Decimal(p) for p in line["points"]]}
