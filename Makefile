@@ -47,9 +47,12 @@ test: install
 test-postgres: install
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest --ignore=tests/e2e
 
+## lint: ruff, then the import contracts of pyproject.toml (layers, no import circle; see
+## docs/architecture.md)
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 format: install
 	$(BIN)/ruff format .
