@@ -190,9 +190,18 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, every failure answered as a miss (the page is then built
+            # from the database) and logged once per burst: kingclub/cache.py
+            "BACKEND": "kingclub.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "kingclub",
+            # a Redis that does not answer costs a request at most this long, then 5 s of
+            # nothing tried (RETRY_SECONDS)
+            "OPTIONS": {
+                "socket_connect_timeout": float(os.environ.get("REDIS_TIMEOUT", 0.5)),
+                "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", 0.5)),
+            },
+            "RETRY_SECONDS": float(os.environ.get("REDIS_RETRY_SECONDS", 5)),
         }
     }
 else:
@@ -262,6 +271,8 @@ KINGCLUB_MAX_IMPORT_BYTES = int(os.environ.get("KINGCLUB_MAX_IMPORT_BYTES", 50 *
 
 # -- production hardening: on by default when DEBUG is off, each switchable off ----------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# a monitor on the local network probes /healthz over plain HTTP
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000))

@@ -112,7 +112,7 @@ def test_the_pool_persistent_connections_and_the_cache_come_from_the_environment
     )
     assert _settings_line(
         DB_CODE, DATABASE_URL=PG, CONN_HEALTH_CHECKS="0", REDIS_URL="redis://127.0.0.1:6379/0"
-    ) == ("None 0 False django.core.cache.backends.redis.RedisCache")
+    ) == ("None 0 False kingclub.cache.RedisCache")
 
 
 def test_a_bad_pool_setting_refuses_to_start():
