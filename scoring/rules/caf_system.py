@@ -39,6 +39,7 @@ class CafSystem:
     label = "King C.A.F."
     generic_ledger = False  # its ledger has its own tables and screens (counts, series, titles)
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
+    takes_penalties = True  # penalità count in the turno total (SPEC §5)
 
     def default_rules(self) -> dict[str, Any]:
         return default_ruleset_dict()

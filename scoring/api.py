@@ -1,0 +1,316 @@
+"""The ledger's public surface: the same calls for every game system (see ``docs/api.md``).
+
+Views, management commands, tests and other programs record a club's play through these
+functions only. Every argument is a keyword; a ``season`` or a ``turno`` is the model object or
+its primary key; players are named as the club writes them (``Player.name``). A *record* is what
+the season's interchange file (``kingclub/v1``, SPEC §10) holds for one deal:
+
+- King C.A.F.: ``{"game": "L", "caller": "Anna", "trump": "C"?, "result": {"Anna": 2, ...}}``;
+- the other games: the system's own keys (``SPEC-king-family.md``, ``SPEC-skat.md``,
+  ``SPEC-ramino.md``).
+
+Every write is one transaction under the season's lock, retried once if the database aborted it
+for a serialization failure or a deadlock; on bad input nothing is stored and
+:class:`~scoring.rules.RuleViolation` is raised with one :class:`~scoring.rules.Problem` per
+problem, in Italian, naming the field (``problem.field``) as the form labels it.
+
+Which ledger keeps a season (C.A.F.'s own tables or the generic one) is decided here, once
+(:func:`_caf_ledger`), until C.A.F. moves onto the generic ledger: callers never branch on it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+
+from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Standing, Turno
+from scoring.rules import Problem, RuleViolation
+from scoring.rules.interchange import two
+from scoring.rules.text import user_text
+from scoring.services import games as _games
+from scoring.services import season as _season
+from scoring.services import turni as _turni
+from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
+
+__all__ = [
+    "member_enroll",
+    "penalita_add",
+    "season_create",
+    "season_standing",
+    "smazzata_correct",
+    "smazzata_record",
+    "smazzata_undo",
+    "turno_close",
+    "turno_delete",
+    "turno_reopen",
+    "turno_start",
+]
+
+
+def _problem(code: str, message: str, **kw: Any) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def _season_of(season: Season | int) -> Season:
+    if isinstance(season, Season):
+        return season
+    found = Season.objects.filter(pk=season).first() if _is_key(season) else None
+    if found is None:
+        raise _problem("SEASON_MISSING", "stagione inesistente", field="season")
+    return found
+
+
+def _turno_of(turno: Turno | int) -> Turno:
+    if isinstance(turno, Turno):
+        return turno
+    found = (
+        Turno.objects.select_related("season").filter(pk=turno).first() if _is_key(turno) else None
+    )
+    if found is None:
+        raise _problem("TURNO_MISSING", "turno inesistente", field="turno")
+    return found
+
+
+def _is_key(value: object) -> bool:
+    """A primary key as a program passes it: a positive int within the databases' range."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
+
+
+def _caf_ledger(season: Season) -> bool:
+    """Is the season kept by C.A.F.'s own tables (counts, series, titles)? The one place that
+    asks, until C.A.F. is kept by the generic ledger like every other game."""
+    return not season.is_generic
+
+
+def _caf_deal(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A C.A.F. record (``{"game", "caller", "trump"?, "result"}``) as the service's arguments;
+    a clear problem for each missing or mistyped key."""
+    if not isinstance(record, Mapping):
+        raise _problem("RECORD", "la smazzata deve essere un oggetto JSON", field="record")
+    problems = []
+    game, caller, result = record.get("game"), record.get("caller"), record.get("result")
+    if not isinstance(game, str) or not game:
+        problems.append(Problem("GAME_MISSING", "scegliere il gioco", field="game"))
+    if not isinstance(caller, str) or not caller:
+        problems.append(Problem("CALLER_MISSING", "indicare chi chiama il gioco", field="caller"))
+    if not isinstance(result, Mapping):
+        problems.append(
+            Problem(
+                "RESULT_MISSING", "servono le prese (o le carte) di ogni giocatore", field="result"
+            )
+        )
+    trump = record.get("trump")
+    if trump is not None and not isinstance(trump, str):
+        problems.append(Problem("TRUMP_TYPE", "la briscola va indicata con il seme", field="trump"))
+    if problems:
+        raise RuleViolation(problems)
+    return {"game": game, "caller": caller, "counts": dict(result), "trump": trump}
+
+
+# -- seasons and members ----------------------------------------------------------------------
+
+
+def season_create(
+    *,
+    name: str,
+    ruleset: str = "caf",
+    rules: dict[str, Any] | None = None,
+    current: bool = True,
+) -> Season:
+    """A new season of game system ``ruleset`` ("caf", "king-classico", "king-internazionale",
+    "le-king", "skat-isko", "ramino-101"), with the system's default rule set or ``rules`` (the
+    club's edits, checked by the system)."""
+    return _season.season_create(name=name, ruleset_code=ruleset, rules=rules, current=current)
+
+
+@retry_once
+@transaction.atomic
+def member_enroll(*, season: Season | int, player: str | Player) -> Enrollment:
+    """Enrol ``player`` (a member, or a name: the member is created if new) in ``season``; a late
+    joiner gets what the rules give one (C.A.F.: the lowest score of every earlier giornata)."""
+    season = _season_of(season)
+    if not isinstance(player, Player):
+        name = user_text(player, field="player", label="giocatore", max_length=60)
+        player = Player.objects.filter(name=name).first() or Player.objects.create(name=name)
+    return _season.enrollment_add(season=season, player=player)
+
+
+# -- a turno ------------------------------------------------------------------------------------
+
+
+@retry_once
+@transaction.atomic
+def turno_start(
+    *,
+    season: Season | int,
+    date: dt.date,
+    players: Sequence[str],
+    first_dealer: str,
+    number: int | None = None,
+    table: str = "",
+    user: Any = None,
+) -> Turno:
+    """Open a turno: the table's players in seat order (each a member of the club) and the first
+    dealer. ``number`` is the turno's number within the day (None: the next free one, 1 for the
+    first turno of the day)."""
+    season = _season_of(season)
+    if not isinstance(date, dt.date):
+        raise _problem("DATE", "la data del turno non è valida", field="date")
+    season_lock(season)
+    return _turni.turno_start(
+        season=season,
+        date=date,
+        players=list(players),
+        first_dealer=first_dealer,
+        number=number,
+        table=table,
+        user=user,
+    )
+
+
+@retry_once
+@transaction.atomic
+def smazzata_record(
+    *,
+    turno: Turno | int,
+    record: Mapping[str, Any],
+    number: int | None = None,
+    user: Any = None,
+) -> Smazzata:
+    """Record the next deal of an open turno (``number``: the one the caller believes is next;
+    if another segretario recorded it first, nothing is stored and the problem says so)."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    if _caf_ledger(turno.season):
+        return _turni.smazzata_record(turno=turno, number=number, user=user, **_caf_deal(record))
+    return _games.game_smazzata_record(turno=turno, record=record, number=number, user=user)
+
+
+@retry_once
+@transaction.atomic
+def smazzata_correct(
+    *, turno: Turno | int, number: int, record: Mapping[str, Any], user: Any = None
+) -> Smazzata:
+    """Replace deal ``number`` of an open turno; every later deal is checked and scored again,
+    and if one becomes illegal nothing is stored."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    if _caf_ledger(turno.season):
+        return _turni.smazzata_correct(turno=turno, number=number, user=user, **_caf_deal(record))
+    return _games.game_smazzata_correct(turno=turno, number=number, record=record, user=user)
+
+
+@retry_once
+@transaction.atomic
+def smazzata_undo(*, turno: Turno | int, user: Any = None) -> int:
+    """Delete the last deal of an open turno; returns its number."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    if _caf_ledger(turno.season):
+        return _turni.smazzata_undo(turno=turno, user=user)
+    return _games.game_smazzata_undo(turno=turno, user=user)
+
+
+@retry_once
+@transaction.atomic
+def penalita_add(
+    *,
+    turno: Turno | int,
+    player: str,
+    points: int,
+    article: str,
+    reason: str = "",
+    user: Any = None,
+) -> Penalita:
+    """A penalità (``points``, article of the rules, reason) on a player of an open turno, for
+    the games that count them (C.A.F. and the King family); refused by the others."""
+    turno = _turno_of(turno)
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise _problem(
+            "PENALITA_POINTS", "i punti della penalità vanno scritti in cifre", field="points"
+        )
+    season_lock_of_turno(turno)
+    if _caf_ledger(turno.season):
+        return _turni.penalita_add(
+            turno=turno, player=player, points=points, article=article, reason=reason, user=user
+        )
+    return _games.game_penalita_add(
+        turno=turno, player=player, points=points, article=article, reason=reason, user=user
+    )
+
+
+@retry_once
+@transaction.atomic
+def turno_close(
+    *, turno: Turno | int, tiebreak: Sequence[str] | None = None, user: Any = None
+) -> Turno:
+    """Close a finished turno: places, the Verbale number, the season's Classifica from its
+    giornata on. ``tiebreak`` is the order drawn for tied players (the spareggio); None keeps
+    the one recorded before a reopen."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    if _caf_ledger(turno.season):
+        return _turni.turno_close(turno=turno, tiebreak=tiebreak, user=user)
+    return _games.game_turno_close(turno=turno, tiebreak=tiebreak, user=user)
+
+
+@retry_once
+@transaction.atomic
+def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
+    """Reopen a closed turno with a reason (kept in its trail); the Classifica is computed
+    again from its giornata."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    reason = user_text(
+        reason,
+        field="reason",
+        label="motivazione",
+        max_length=2000,
+        code="REOPEN_REASON",
+        empty="per riaprire un turno chiuso serve una motivazione",
+    )
+    if _caf_ledger(turno.season):
+        return _turni.turno_reopen(turno=turno, reason=reason, user=user)
+    return _games.game_turno_reopen(turno=turno, reason=reason, user=user)
+
+
+@retry_once
+@transaction.atomic
+def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
+    """Delete an open turno with no deals (a turno started by mistake)."""
+    turno = _turno_of(turno)
+    season_lock_of_turno(turno)
+    _turni.turno_delete(turno=turno, user=user)
+
+
+# -- the Classifica -----------------------------------------------------------------------------
+
+
+def season_standing(*, season: Season | int) -> list[dict[str, Any]]:
+    """The season's Classifica as stored after the last close or reopen, in display order: one
+    dict per member with ``place``, ``player`` and the figures that ``kingscore`` prints for the
+    season's rule set, with the same keys and values (C.A.F.: ``league_points`` as a string with
+    two decimals, ``series``, ``turni``, ``absences``, ``scudetti``; the other games: their
+    system's standing columns)."""
+    season = _season_of(season)
+    rows = Standing.objects.filter(season=season).select_related("player")
+    if _caf_ledger(season):
+        rows = rows.order_by("place", "-scudetti", "player__name")
+        return [
+            {
+                "place": st.place,
+                "player": st.player.name,
+                "league_points": two(st.score),
+                "series": st.series,
+                "turni": st.turni,
+                "absences": st.absences,
+                "scudetti": st.scudetti,
+            }
+            for st in rows
+        ]
+    # tied rows in the order the system ranked them (the refresh writes them in that order)
+    rows = rows.order_by("place", "pk")
+    return [{"place": st.place, "player": st.player.name, **st.extra} for st in rows]
