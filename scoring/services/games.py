@@ -431,7 +431,17 @@ def game_standing_refresh(*, season: Season) -> None:
     last = Turno.objects.filter(season=season, status=Turno.CHIUSO).aggregate(
         m=Max("giornata__date")
     )["m"]
-    before = {r["player"]: r["place"] for r in game_standing(season, before=last)} if last else {}
+    # places as they stood before the last giornata (the movement arrows); none after the
+    # season's first giornata: there was no table to move from (as in C.A.F.)
+    earlier = (
+        last is not None
+        and Turno.objects.filter(
+            season=season, status=Turno.CHIUSO, giornata__date__lt=last
+        ).exists()
+    )
+    before = (
+        {r["player"]: r["place"] for r in game_standing(season, before=last)} if earlier else {}
+    )
     columns = season.system.standing_columns()
     score_key = columns[0][0]
     players = {p.name: p for p in Player.objects.filter(name__in=[r["player"] for r in rows])}
