@@ -40,3 +40,23 @@ def test_movement_arrows_from_the_second_giornata(client, socio):
     season = season_of("ramino-101", giornate=2)
     previous = Standing.objects.filter(season=season).values_list("previous_place", flat=True)
     assert None not in set(previous) and len(previous) == 4
+
+
+def test_caf_verbale_prints_each_count_in_one_pair_of_brackets(client, socio, make_season):
+    """Defect 8: the page wrote "(3)" and its stylesheet wrapped it again, "((3)) −12"."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    from scoring.models import Turno
+
+    make_season(giornate=1)
+    turno = Turno.objects.filter(status=Turno.CHIUSO).first()
+    client.force_login(socio)
+    html = client.get(reverse("scoring:turno", args=[turno.pk])).content.decode()
+    counts = re.findall(r'<span class="count"[^>]*>([^<]*)</span>', html)
+    assert counts and all(re.fullmatch(r"\(\d+\)", c) for c in counts)
+    for sheet in re.findall(r'href="/static/(css/[^"]+\.css)"', html):
+        css = (Path(settings.BASE_DIR) / "static" / sheet).read_text()
+        assert not re.search(r"\.count::?(before|after)\s*\{[^}]*content", css), sheet
