@@ -101,6 +101,9 @@ class LedgerSystem(GameSystem, Protocol):
     """
 
     generic_ledger: bool
+    # where a smazzata record names a player, as paths of :func:`scoring.rules.players.map_players`
+    # ("declarer", "sale.buyer", "result.*" for an object keyed by player, "reentries.[]")
+    player_fields: tuple[str, ...]
 
     def score_running(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any]:
         """A turno in progress scored so far: ``{"smazzate": [{"number", "dealer", "points",

@@ -29,6 +29,7 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
+from scoring.records import record_names, record_seats, seat_names
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.services.confirmations import confirmations_clear
@@ -63,20 +64,23 @@ def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
 
 
 def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
-    """A stored turno as its system's interchange record (players by name, in seat order)."""
+    """A stored turno as its system's interchange record (players by their current name, in seat
+    order; the smazzate's records are stored by seat, :mod:`scoring.records`)."""
     seats = sorted(turno.seats.all(), key=lambda s: s.position)
     if tiebreak is None:
         ranked = sorted(
             (s for s in seats if s.tiebreak_rank is not None), key=lambda s: s.tiebreak_rank
         )
         tiebreak = [s.player.name for s in ranked]
+    system, names = turno.season.system, seat_names(seats)
     record: dict[str, Any] = {
         "date": turno.giornata.date.isoformat(),
         "number": turno.number,
         "players": [s.player.name for s in seats],
         "first_dealer": turno.first_dealer.name,
         "smazzate": [
-            dict(sm.record) for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
+            record_names(system, sm.record, names)
+            for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
         ],
         "tiebreak": list(tiebreak),
     }
@@ -189,7 +193,7 @@ def game_smazzata_record(
                 game=keys["game"],
                 caller=seats[keys["caller"]].player if keys.get("caller") else None,
                 dealer=seats[scored["dealer"]].player,
-                record=dict(record),
+                record=record_seats(system, record, seat_names(turno.seats.all())),
                 recorded_by=_user(user),
             )
     except IntegrityError:
@@ -246,7 +250,7 @@ def game_smazzata_correct(
         raise RuleViolation(problems)
     running = system.score_running(rules, {**full, "smazzate": smazzate})  # checks the later ones
     sm = next(s for s in turno.smazzate.all() if s.number == number)
-    sm.record = dict(record)
+    sm.record = record_seats(system, record, seat_names(turno.seats.all()))
     sm.recorded_by = _user(user)
     sm.save()
     _store_running(turno, running, since=number)
@@ -464,6 +468,19 @@ def game_standing_refresh(*, season: Season) -> None:
     season_version_bump(season=season)
 
 
+# what a replay of stored records may raise when a record is not one the engine accepts (a
+# name no longer at the table, a field of the wrong type): check_ledger reports it as a difference
+REPLAY_ERRORS = (RuleViolation, KeyError, ValueError, TypeError, IndexError)
+REPLAY_FIELD = "registrazione rigiocabile"
+REPLAY_OK = "una registrazione che il regolamento accetta"
+
+
+def _replay_error(exc: Exception) -> str:
+    if isinstance(exc, RuleViolation):
+        return "; ".join(p.describe() for p in exc.problems)
+    return f"{type(exc).__name__}: {exc}"
+
+
 def game_differences(season: Season) -> list[Any]:
     """Every stored value of a generic season that differs from a replay of its facts by the
     season's system (``check_ledger`` for these games): each smazzata's dealer, chooser, game
@@ -478,9 +495,19 @@ def game_differences(season: Season) -> list[Any]:
         if stored != expected:
             found.append(Difference(season.name, where, field, stored, expected))
 
+    def unreplayable(where: str, exc: Exception) -> None:
+        found.append(Difference(season.name, where, REPLAY_FIELD, _replay_error(exc), REPLAY_OK))
+
     for turno in game_turni(Turno.objects.filter(season=season)):
         record = game_record(turno)
-        running = system.score_running(rules, record)
+        try:
+            running = system.score_running(rules, record)
+            figures = {}
+            if not turno.is_open:
+                figures = system.seat_results(system.score_turno(rules, record))
+        except REPLAY_ERRORS as exc:  # a record the engine refuses: reported, never raised
+            unreplayable(f"turno {turno.label}", exc)
+            continue
         scored = {s["number"]: s for s in running["smazzate"]}
         for sm in turno.smazzate.all():
             where = f"{turno.label} smazzata {sm.number}"
@@ -494,9 +521,6 @@ def game_differences(season: Season) -> list[Any]:
             compare(where, "caller", sm.caller.name if sm.caller else None, keys.get("caller"))
             compare(where, "points", {r.player.name: r.points for r in sm.results.all()},
                     dict(mine["points"]))  # fmt: skip
-        figures = {}
-        if not turno.is_open:
-            figures = system.seat_results(system.score_turno(rules, record))
         for seat in turno.seats.all():
             where, name = f"{turno.label} {seat.player.name}", seat.player.name
             if turno.is_open:
@@ -512,9 +536,12 @@ def game_differences(season: Season) -> list[Any]:
             winner = next((p for p, f in figures.items() if f["place"] == 1), None)
             compare(turno.label, "winner", turno.winner.name if turno.winner else None, winner)
     columns = system.standing_columns()
-    expected = {
-        r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in game_standing(season)
-    }
+    try:
+        standing = game_standing(season)
+    except REPLAY_ERRORS as exc:
+        unreplayable("classifica", exc)
+        return found
+    expected = {r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in standing}
     stored_rows = {
         s.player.name: (s.place, s.score)
         for s in Standing.objects.filter(season=season).select_related("player")

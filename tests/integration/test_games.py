@@ -14,9 +14,11 @@ from scoring.rules import RuleViolation
 from scoring.services.games import (
     game_check,
     game_differences,
+    game_record,
     game_smazzata_correct,
     game_smazzata_record,
     game_smazzata_undo,
+    game_turni,
     game_turno_close,
     game_turno_reopen,
 )
@@ -30,6 +32,11 @@ P4 = ["Anna", "Bruno", "Carla", "Dario"]
 
 def worked() -> list[dict]:
     return json.loads(SAMPLE.read_text())["turni"][0]["smazzate"]
+
+
+def records(turno: Turno) -> list[dict]:
+    """The turno's smazzate as recorded, players by name (stored by seat)."""
+    return game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get())["smazzate"]
 
 
 @pytest.fixture
@@ -131,7 +138,7 @@ def test_undo_and_correct_any_smazzata(season):
     assert [(p.code, p.smazzata, p.player) for p in exc.value.problems] == [
         ("REENTRY_NOT_ELIGIBLE", 3, "Dario")
     ]
-    assert Smazzata.objects.get(turno=turno, number=2).record == worked()[1]
+    assert records(turno)[1] == worked()[1]
     # a correction that keeps the rest legal re-scores 2..end
     good = {**worked()[1], "penalties": {"Anna": 20, "Bruno": 40, "Dario": 45}}
     game_smazzata_correct(turno=turno, number=2, record=good)
@@ -158,7 +165,7 @@ def test_close_needs_a_finished_match_and_a_settled_tie_then_reopen(season):
     assert [p.code for p in exc.value.problems] == ["TIE_UNSETTLED"]
     assert season.system.ties(season.game_rules, {
         "players": players, "first_dealer": "Anna",
-        "smazzate": [s.record for s in turno.smazzate.all()],
+        "smazzate": records(turno),
     }) == [["Bruno", "Carla"]]  # fmt: skip
     game_turno_close(turno=turno, tiebreak=["Carla", "Bruno"])
     seats = {s.player.name: (s.place, s.tiebreak_rank) for s in Seat.objects.filter(turno=turno)}

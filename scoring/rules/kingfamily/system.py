@@ -20,6 +20,9 @@ class KingFamilySystem(KingLedger):
     Records and outputs are the ``kingclub/v1`` shapes of SPEC-king-family §0.7, §A-§C.
     """
 
+    # where a smazzata record names a player (:mod:`..players`): §A.6, §B.6, §C.6
+    player_fields = ("result.*", "sale.buyer", "last")
+
     def __init__(self, code: str) -> None:
         self.code = code
         self.label = make_rules(code).label

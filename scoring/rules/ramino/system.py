@@ -27,6 +27,8 @@ class RaminoSystem:
     code = "ramino-101"
     label = "Ramino 101"
     generic_ledger = True
+    # where a smazzata record names a player (SPEC-ramino §11)
+    player_fields = ("closer", "penalties.*", "reentries.[]")
 
     def default_rules(self) -> dict[str, Any]:
         return dict(default_rules_dict())

@@ -31,6 +31,7 @@ def _dated(turno: Mapping[str, Any]) -> dict[str, Any]:
 class SkatSystem(SkatLedger):
     code = CODE
     label = "Skat"
+    player_fields = ("declarer",)  # where a game record names a player (SPEC-skat §12)
 
     def default_rules(self) -> dict[str, Any]:
         return default_rules_dict()

@@ -1,0 +1,60 @@
+"""The smazzata records of the generic ledger (every game but C.A.F.) between the database and
+the engine: the one place where seat keys become names and names become seat keys.
+
+The database keeps each smazzata's record (the system's interchange record for one deal) with
+every player it names replaced by the player's **seat** at the turno: the seat position (0-based,
+as :class:`scoring.models.Seat`) as a JSON number for a value, as text for the key of an object
+(``{"declarer": 1}``, ``{"penalties": {"0": 34, "2": 12}}``). Which keys of a record name a player
+is the game system's data (``player_fields``, :mod:`scoring.rules.players`).
+
+The engine, the interchange file (SPEC §10) and the backup work with names: every reader turns a
+stored record into names with :func:`record_names` (the players' names as they are now, so a
+corrected name changes no score) and every writer stores with :func:`record_seats`. A reference
+that does not match a seat is kept as it is: the engine rejects it, and ``check_ledger`` reports
+it as a difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from scoring.rules.players import map_players
+
+Names = Mapping[int, str]  # seat position -> the player's name
+
+
+def seat_names(seats: Iterable[Any]) -> dict[int, str]:
+    """Seat position -> name, from seats loaded with their player (``turno.seats.all()`` of a
+    turno read with :func:`scoring.services.games.game_turni`)."""
+    return {s.position: s.player.name for s in seats}
+
+
+def _fields(system: Any) -> tuple[str, ...]:
+    return tuple(getattr(system, "player_fields", ()))
+
+
+def record_names(system: Any, stored: Mapping[str, Any], names: Names) -> dict[str, Any]:
+    """A stored record (players by seat) with the players' current names, for the engine."""
+
+    def name(ref: Any) -> Any:
+        if isinstance(ref, bool):
+            return ref
+        if isinstance(ref, int):
+            return names.get(ref, ref)
+        if isinstance(ref, str) and ref.isdigit() and ref.isascii():
+            return names.get(int(ref), ref)
+        return ref
+
+    return map_players(_fields(system), stored, name)
+
+
+def record_seats(system: Any, record: Mapping[str, Any], names: Names) -> dict[str, Any]:
+    """A record naming players (the engine's, a form's, an interchange file's) as stored: every
+    player by seat. A name not at the table is kept as it is (the engine will reject it)."""
+    seat = {name: position for position, name in names.items()}
+
+    def position(ref: Any) -> Any:
+        return seat.get(ref, ref) if isinstance(ref, str) else ref
+
+    return map_players(_fields(system), record, position)

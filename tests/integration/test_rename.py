@@ -1,0 +1,155 @@
+"""A corrected member name changes no score, in every game (issue 24, item 3).
+
+The admin corrects a name ("Bruno" -> "Zeno Rossi") after the season has been played; then a
+turno of the last giornata is reopened, a smazzata naming that player is corrected (the same
+facts, now under the new name), the turno is closed again and the season recomputed: every
+stored figure is what it was, the Verbale and the Classifica show the new name only, and
+``check_ledger`` finds nothing."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from scoring.demo_games import game_season
+from scoring.models import Player, Result, Seat, Smazzata, Standing, Turno
+from scoring.rules.players import map_players
+from scoring.services.games import (
+    game_record,
+    game_season_rescore,
+    game_smazzata_correct,
+    game_turni,
+    game_turno_close,
+    game_turno_reopen,
+)
+from scoring.services.ledger import ledger_differences
+from scoring.services.season import season_recompute, seasons_of_player_bump
+
+pytestmark = pytest.mark.django_db
+NEW = "Zeno Rossi"
+
+# game -> (players, table size): every one at the table each giornata
+GAMES = {
+    "king-classico": (["Anna", "Bruno", "Carla", "Dario"], 4),
+    "king-internazionale": (["Anna", "Bruno", "Carla", "Dario"], 4),
+    "le-king": (["Anna", "Bruno", "Carla"], 3),
+    "skat-isko": (["Anna", "Bruno", "Carla"], 3),
+    "ramino-101": (["Anna", "Bruno", "Carla", "Dario"], 4),
+}
+
+
+def season_of(code: str, players: list[str], size: int, giornate: int):
+    """A season of ``code`` with everyone at the one table of each giornata."""
+    for name in players:
+        Player.objects.get_or_create(name=name)
+    return game_season(
+        code=code, name=code, players=players, giornate=giornate, seed=5, attendance=1.0,
+        table_sizes=(size,),
+    )  # fmt: skip
+
+
+def rename(player: Player, name: str) -> None:
+    """What the admin's save of a corrected name does (``PlayerAdmin.save_model``)."""
+    player.name = name
+    player.save()
+    seasons_of_player_bump(player_id=player.pk)
+
+
+def figures(season) -> tuple[list, list, list, list]:
+    """Every stored result of the season, by row and player id (never by name)."""
+    seats = Seat.objects.filter(turno__season=season).order_by("turno_id", "position")
+    return (
+        list(
+            seats.values_list(
+                "turno_id", "player_id", "total", "penalty_total", "place", "tiebreak_rank",
+                "ratio", "series_before", "series_after", "titles", "league_points", "extra",
+            )
+        ),
+        list(
+            Standing.objects.filter(season=season).order_by("player_id").values_list(
+                "player_id", "place", "score", "series", "turni", "titles", "extra"
+            )
+        ),
+        list(
+            Result.objects.filter(smazzata__turno__season=season)
+            .order_by("smazzata_id", "player_id")
+            .values_list("smazzata_id", "player_id", "count", "points")
+        ),
+        list(
+            Turno.objects.filter(season=season).order_by("pk").values_list(
+                "pk", "status", "verbale_number", "winner_id"
+            )
+        ),
+    )  # fmt: skip
+
+
+def shows_new_name(client, season, turno) -> None:
+    for url in (
+        reverse("scoring:turno", args=[turno.pk]),
+        reverse("scoring:classifica", args=[season.pk]),
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        html = page.content.decode()
+        assert NEW in html and "Bruno" not in html, url
+
+
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_a_corrected_name_changes_no_score(client, code):
+    players, size = GAMES[code]
+    season = season_of(code, players, size, giornate=2)
+    system = season.system
+    turno = Turno.objects.filter(season=season).order_by("giornata__date", "number").last()
+    full = game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+    named = [
+        k
+        for k, sm in enumerate(full["smazzate"], start=1)
+        if "<Bruno>" in str(map_players(system.player_fields, sm, lambda ref: f"<{ref}>"))
+    ]
+    assert named, "the turno must have a smazzata that names Bruno"
+    number = named[0]
+    before = figures(season)
+
+    rename(Player.objects.get(name="Bruno"), NEW)
+    game_turno_reopen(turno=turno, reason="nome corretto")
+    corrected = game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+    record = corrected["smazzate"][number - 1]
+    assert f"<{NEW}>" in str(map_players(system.player_fields, record, lambda ref: f"<{ref}>"))
+    game_smazzata_correct(turno=turno, number=number, record=record)
+    game_turno_close(turno=turno)
+    assert figures(season) == before
+    game_season_rescore(season=season)
+    season_recompute(season=season)
+
+    assert figures(season) == before
+    shows_new_name(client, season, turno)
+    assert ledger_differences(seasons=[season]) == []
+
+
+def test_the_seat_is_stored_not_the_name():
+    season = season_of("skat-isko", ["Anna", "Bruno", "Carla"], 3, giornate=1)
+    turno = Turno.objects.get(season=season)
+    seat = {s.player.name: s.position for s in turno.seats.all()}
+    played = [sm for sm in Smazzata.objects.filter(turno=turno) if "declarer" in sm.record]
+    assert played
+    for sm in played:
+        assert sm.record["declarer"] == seat[sm.caller.name]  # the declarer's seat, a number
+
+
+def test_check_ledger_reports_a_record_it_cannot_replay(ledger_unchecked):
+    season = season_of("skat-isko", ["Anna", "Bruno", "Carla"], 3, giornate=1)
+    turno = Turno.objects.get(season=season)
+    sm = next(s for s in Smazzata.objects.filter(turno=turno) if "declarer" in s.record)
+    Smazzata.objects.filter(pk=sm.pk).update(record={**sm.record, "declarer": 7})  # no seat 7
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("check_ledger", stdout=out, stderr=err)
+    assert exit_.value.code == 1
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"skat-isko · turno {turno.label} · registrazione rigiocabile: ")
+    assert f"smazzata {sm.number}" in lines[0] and "FIELD_TYPE" in lines[0]
+    assert lines[-1].startswith("skat-isko · classifica · registrazione rigiocabile: ")
+    assert "differenze" in err.getvalue()
