@@ -24,6 +24,7 @@ from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Smazzata, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Problem, RuleViolation
+from scoring.rules.numbers import typed_int_or_none
 from scoring.services.games import (
     game_penalita_add,
     game_penalita_remove,
@@ -284,6 +285,19 @@ def _names(entry: Sequence[Field] | None) -> set[str]:
     return {f.name for f in entry or ()}
 
 
+def _correggi(data: Mapping[str, Any], played: int) -> int | None:
+    """The smazzata to correct (``correggi``, a number typed in ASCII digits) among the ``played``
+    ones; None when not asked. Anything else (a smazzata not recorded, ``999999``, twenty digits,
+    ``²``) is no smazzata of this turno: 404, never an IndexError."""
+    raw = str(data.get("correggi") or "").strip()
+    if not raw:
+        return None
+    number = typed_int_or_none(raw)
+    if number is None or not 1 <= number <= played:
+        raise Http404("smazzata inesistente")
+    return number
+
+
 def _post_data(request: HttpRequest) -> dict[str, Any]:
     data: dict[str, Any] = {k: request.POST.get(k) for k in request.POST}
     for k in request.POST:
@@ -297,12 +311,8 @@ def _post_data(request: HttpRequest) -> dict[str, Any]:
 @require_GET
 def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
-    correcting = None
-    if turno.is_open and request.GET.get("correggi", "").isdigit():
-        k = int(request.GET["correggi"])
-        if 1 <= k <= len(turno.smazzate.all()):
-            correcting = k
-    return _render(request, turno, correcting=correcting)
+    correcting = _correggi(request.GET, len(turno.smazzate.all()))
+    return _render(request, turno, correcting=correcting if turno.is_open else None)
 
 
 @segretario_required
@@ -312,8 +322,8 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
     system, rules = turno.season.system, turno.season.game_rules
     data = request.POST
-    correcting = int(data["correggi"]) if data.get("correggi", "").isdigit() else None
     record = game_record(turno)
+    correcting = _correggi(data, len(record["smazzate"]))
     head = (
         record if not correcting else {**record, "smazzate": record["smazzate"][: correcting - 1]}
     )
@@ -327,7 +337,7 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
             game_smazzata_correct(turno=pk, number=correcting, record=parsed, user=request.user)
             messages.success(request, _("Smazzata %(n)s corretta.") % {"n": correcting})
         else:
-            number = int(data["numero"]) if data.get("numero", "").isdigit() else None
+            number = typed_int_or_none(data.get("numero"))
             sm = game_smazzata_record(turno=pk, record=parsed, number=number, user=request.user)
             messages.success(request, _("Smazzata %(n)s registrata.") % {"n": sm.number})
     except RuleViolation as exc:
@@ -363,10 +373,7 @@ def game_preview(request: HttpRequest, pk: int) -> HttpResponse:
     system, rules = turno.season.system, turno.season.game_rules
     record = game_record(turno)
     data = _post_data(request)
-    correcting = None
-    if str(data.get("correggi") or "").isdigit():
-        k = int(data["correggi"])
-        correcting = k if 1 <= k <= len(record["smazzate"]) else None
+    correcting = _correggi(request.POST, len(record["smazzate"]))
     preview = None
     if turno.is_open and (correcting or not system.next_step(rules, record)["complete"]):
         preview = smazzata_preview(system, rules, record, data, correcting)
@@ -377,11 +384,9 @@ def game_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
-    number = request.POST.get("numero", "")
+    number = typed_int_or_none(request.POST.get("numero"))
     try:
-        done = game_smazzata_undo(
-            turno=turno, number=int(number) if number.isdigit() else None, user=request.user
-        )
+        done = game_smazzata_undo(turno=turno, number=number, user=request.user)
     except RuleViolation as exc:
         return _render(request, _turno(pk), problems=exc.problems, status=422)
     messages.success(request, _("Smazzata %(n)s annullata.") % {"n": done})

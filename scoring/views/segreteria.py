@@ -35,6 +35,7 @@ from scoring.forms import (
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Progress, RuleViolation
+from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
 from scoring.selectors import (
     KeptByItsSystem,
@@ -255,11 +256,8 @@ def _progress_before(state: TurnoState, number: int) -> Progress:
 def _correction_number(state: TurnoState, raw: str | None) -> int:
     """The smazzata to correct, as asked (``?numero=k``); the last one otherwise."""
     played = len(state.record.smazzate)
-    try:
-        number = int(raw or "")
-    except ValueError:  # empty, "²", text
-        return played
-    return number if 1 <= number <= played else played
+    number = typed_int_or_none(raw)  # None when empty, "²", "٢", "1_1", text
+    return number if number is not None and 1 <= number <= played else played
 
 
 def _smazzata_form(
@@ -617,9 +615,9 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
 def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
     _state(pk)  # 404 for an unknown turno
     raw = request.POST.get("number", "")
-    try:
-        number = int(raw) if raw.isdigit() else None
-    except ValueError:  # "²", or thousands of digits: no smazzata has that number
+    # a smazzata's number in ASCII digits; anything else ("²", "٢", thousands of digits) is none
+    number = typed_int_or_none(raw) if raw.strip() else None
+    if raw.strip() and number is None:
         number = 0
     try:
         done = smazzata_undo(turno=pk, number=number, user=request.user)

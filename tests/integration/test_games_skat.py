@@ -368,3 +368,19 @@ def test_at_four_the_dealer_who_sits_out_cannot_declare(segretario_client, seaso
         "Dichiarante: Dario è il mazziere di questo gioco: a quattro giocatori sta fuori e non "
         "può essere il solista" in text(r)
     )
+
+
+@pytest.mark.parametrize("value", ["2", "999999", "9" * 20, "²", "٢", "1_0"])
+def test_a_correction_of_a_smazzata_not_recorded_is_not_found(segretario_client, lista, value):
+    """Issue 26, item 4: ``correggi`` out of range (or not typed in ASCII digits) is a 404 on the
+    live screen, on the record and on the preview, never an IndexError, and nothing changes."""
+    c = segretario_client
+    c.post(reverse("scoring:game_smazzata", args=[lista.pk]), GRAND_HAND)
+    assert Smazzata.objects.filter(turno=lista).count() == 1
+    live = reverse("scoring:turno_live", args=[lista.pk])
+    assert c.get(live, {"correggi": value}).status_code == 404
+    for name in ("game_smazzata", "game_preview"):
+        r = c.post(reverse(f"scoring:{name}", args=[lista.pk]), {**GRAND_HAND, "correggi": value})
+        assert r.status_code == 404, name
+    assert Smazzata.objects.filter(turno=lista).count() == 1
+    assert c.get(live, {"correggi": "1"}).status_code == 200
