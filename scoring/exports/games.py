@@ -54,10 +54,9 @@ class GameVerbale:
 def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
     """The system's own list (``system.sheet(rules, turno)``) with every per-player map turned
     into a list in seat order, ready for a template or a spreadsheet; None without one."""
-    sheet = getattr(system, "sheet", None)
-    if sheet is None:
+    raw = system.sheet(rules, record) if system.has_sheet else None
+    if raw is None:
         return None
-    raw = sheet(rules, record)
     players = record["players"]
     summary = []
     for row in raw["summary"]:

@@ -16,7 +16,7 @@ from .problems import Problem, RuleViolation
 from .records import TurnoRecord
 from .ruleset import RuleSet, RuleSetError, caf, default_ruleset_dict
 from .simulator import simulate_turno
-from .systems import register
+from .systems import BaseSystem, register
 from .turno import check_smazzata, progress_of
 
 
@@ -34,12 +34,15 @@ def _turno_record(turno: Mapping[str, Any]) -> TurnoRecord:
     return doc.turni[0]
 
 
-class CafSystem:
+class CafSystem(BaseSystem):
     code = "caf"
     label = "King C.A.F."
     generic_ledger = False  # its ledger has its own tables and screens (counts, series, titles)
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
+    takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)
+    series_ladder = True  # Serie A, B, ... (SPEC §7)
+    giornata_chained = True  # series, absences and a late joiner's lowest score (SPEC §8)
 
     def default_rules(self) -> dict[str, Any]:
         return default_ruleset_dict()

@@ -173,6 +173,45 @@ class LedgerSystem(GameSystem, Protocol):
         ...
 
 
+class BaseSystem:
+    """The defaults of every game system: what a system *has*, declared as data, so the frame
+    asks a feature and never the system's code, nor probes it with ``getattr``/``hasattr``.
+
+    A system overrides only what differs (Django's ``BaseDatabaseFeatures`` is the model): a
+    seventh game is a package of the engine with one subclass, nothing outside ``rules/``.
+    """
+
+    code: str = ""
+    label: str = ""
+
+    #: kept by the generic ledger (its records stored as they are, scored by the system); False
+    #: only for C.A.F., whose ledger still has its own tables (counts, series, titles)
+    generic_ledger: bool = True
+    #: penalità (points for one player, with the article of the rules) count in the turno total
+    takes_penalties: bool = False
+    #: sanctions that act at the close (C.A.F.'s Retrocessione per contatore)
+    takes_sanctions: bool = False
+    #: a ladder of series (A, B, ...) that a turno's places move players along
+    series_ladder: bool = False
+    #: each giornata's standing depends on the one before (series, absences, a late joiner's
+    #: lowest score): a close or reopen recomputes from the changed giornata on
+    giornata_chained: bool = False
+    #: a member sits at one turno a giornata (C.A.F. §8.1); otherwise several in one evening
+    one_turno_a_day: bool = False
+    #: the live screen shows the next deal's value as it is typed (:meth:`preview`)
+    has_preview: bool = False
+    #: the Verbale carries the system's own sheet (the Skat Spielliste: :meth:`sheet`)
+    has_sheet: bool = False
+
+    def preview(self, rules: Any, turno: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        """The next deal as the form stands (only for a system with ``has_preview``)."""
+        raise NotImplementedError(f"{self.label} has no preview")
+
+    def sheet(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The system's own sheet of a turno for the Verbale; None for a system without one."""
+        return None
+
+
 # The kinds of entry field a system may ask for; the frame renders each one.
 FIELD_KINDS = (
     "choice",  # one of "choices" [[value, label], ...] (radio buttons)
@@ -220,7 +259,7 @@ def _load() -> None:
 
 def is_generic(system: GameSystem) -> bool:
     """Is the system kept by the generic ledger (its own tables and screens otherwise)?"""
-    return bool(getattr(system, "generic_ledger", False))
+    return system.generic_ledger
 
 
 def systems() -> list[GameSystem]:

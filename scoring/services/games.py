@@ -94,7 +94,7 @@ def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[
 
 def takes_penalties(system: Any) -> bool:
     """Does the game count penalità in the turno total (the King family, §0.5)?"""
-    return bool(getattr(system, "takes_penalties", False))
+    return system.takes_penalties
 
 
 def _lock(turno: Turno | int) -> Turno:

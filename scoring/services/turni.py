@@ -128,7 +128,7 @@ def turno_start(
         Seat.objects.filter(turno__giornata=giornata, player__name__in=list(players))
         .select_related("player", "turno")
         .first()
-        if getattr(season.system, "one_turno_a_day", False)
+        if season.system.one_turno_a_day
         else None
     )
     if busy is not None:

@@ -163,8 +163,7 @@ def smazzata_preview(
     screen: its facts (value, won or lost...), the points of every player, the totals the list
     would have with it, the engine's problems with the field they belong to, and the notes shown
     next to fields (empty until something is typed). None when the system offers no preview."""
-    preview = getattr(system, "preview", None)
-    if preview is None:
+    if not system.has_preview:
         return None
     smazzate = list(record["smazzate"])
     head = {**record, "smazzate": smazzate[: correcting - 1] if correcting else smazzate}
@@ -172,7 +171,7 @@ def smazzata_preview(
     echo_fields = [f["name"] for f in fields if f.get("echo")]
     if not _typed(data):
         return {"facts": [], "points": [], "problems": [], "echo": {}, "echo_fields": echo_fields}
-    result = preview(rules, head, data)
+    result = system.preview(rules, head, data)
     players = record["players"]
     after = None
     if result["record"] is not None:
@@ -264,7 +263,7 @@ def _render(
         "balance": running.get("balance"),
         "smazzate": smazzate,
         "entry": entry,
-        "previews": hasattr(system, "preview"),
+        "previews": system.has_preview,
         "preview": preview,
         "draft": draft is not None,
         "correcting": correcting,

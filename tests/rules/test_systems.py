@@ -42,3 +42,56 @@ def test_caf_random_turno_scores_and_checks_through_the_boundary():
     again = caf.check_smazzata(rules, head, turno["smazzate"][4])
     assert [p.code for p in again] == ["GAME_ALREADY_PLAYED"]
     assert again[0].smazzata == 6
+
+
+def test_every_system_declares_its_features_on_the_base_class():
+    from scoring.rules.systems import BaseSystem, systems
+
+    declared = {
+        s.code: (
+            s.generic_ledger,
+            s.takes_penalties,
+            s.takes_sanctions,
+            s.series_ladder,
+            s.giornata_chained,
+            s.one_turno_a_day,
+            s.has_preview,
+            s.has_sheet,
+        )
+        for s in systems()
+    }
+    assert all(isinstance(s, BaseSystem) for s in systems())
+    assert declared == {
+        "caf": (False, True, True, True, True, True, False, False),
+        "king-classico": (True, True, False, False, False, False, False, False),
+        "king-internazionale": (True, True, False, False, False, False, False, False),
+        "le-king": (True, True, False, False, False, False, False, False),
+        "skat-isko": (True, True, False, False, False, False, True, True),
+        "ramino-101": (True, False, False, False, False, False, False, False),
+    }
+
+
+def test_a_system_without_a_sheet_gives_none_and_without_a_preview_refuses():
+    from scoring.rules.systems import get_system
+
+    ramino = get_system("ramino-101")
+    assert ramino.sheet(ramino.rules(None), {"players": [], "smazzate": []}) is None
+    with pytest.raises(NotImplementedError):
+        ramino.preview(ramino.rules(None), {}, {})
+
+
+def test_the_frame_asks_features_and_never_probes_a_system():
+    """Outside the engine nothing asks a game system with getattr/hasattr (a feature is data)."""
+    import pathlib
+    import re
+
+    probe = re.compile(r"\b(getattr|hasattr)\((season\.)?system\b")
+    root = pathlib.Path(__file__).resolve().parents[2] / "scoring"
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in root.rglob("*.py")
+        if "rules" not in path.relative_to(root).parts
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if probe.search(line)
+    ]
+    assert found == []

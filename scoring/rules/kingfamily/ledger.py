@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..problems import Problem, RuleViolation
-from ..systems import posted_int
+from ..systems import BaseSystem, posted_int
 from . import turno as engine
 from .contracts import NAMES
 from .rules import KingRules
@@ -16,7 +16,7 @@ TRUMP_LABELS = {"S": "♠ picche", "H": "♥ cuori", "D": "♦ quadri", "C": "�
 MODE_LABELS = {"POSITIVE": "positiva", "NEGATIVE": "negativa", "UNPLAYED": "non giocata"}
 
 
-class KingLedger:
+class KingLedger(BaseSystem):
     """The generic ledger's side of a King family game system (mixed into its class)."""
 
     generic_ledger = True

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..problems import Problem, RuleViolation
-from ..systems import posted_int, register
+from ..systems import BaseSystem, posted_int, register
 from .document import replay, score_match, score_season, standing
 from .generator import random_match
 from .match import MatchState, check_hand, close_codes, hand_points, places
@@ -23,7 +23,7 @@ CLOSE_LABELS = {
 }
 
 
-class RaminoSystem:
+class RaminoSystem(BaseSystem):
     code = "ramino-101"
     label = "Ramino 101"
     generic_ledger = True

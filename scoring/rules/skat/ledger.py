@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..problems import Problem, RuleViolation
-from ..systems import posted_int
+from ..systems import BaseSystem, posted_int
 from . import lista
 from .rules import GAMES, NULL, SkatRules
 
@@ -35,11 +35,13 @@ NUMBERS = (
 )
 
 
-class SkatLedger:
+class SkatLedger(BaseSystem):
     """The generic ledger's side of Skat (mixed into its system class)."""
 
     generic_ledger = True
     takes_penalties = True
+    has_preview = True  # the game value as the segretario types it
+    has_sheet = True  # the Spielliste on the Verbale
 
     def score_running(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         """The list so far, unranked: the places are fixed at the close (with the draw)."""
