@@ -31,7 +31,7 @@ def seat_names(seats: Iterable[Any]) -> dict[int, str]:
 
 
 def _fields(system: Any) -> tuple[str, ...]:
-    return tuple(getattr(system, "player_fields", ()))
+    return tuple(system.player_fields)
 
 
 def record_names(system: Any, stored: Mapping[str, Any], names: Names) -> dict[str, Any]:

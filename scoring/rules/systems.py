@@ -187,6 +187,9 @@ class BaseSystem:
     #: kept by the generic ledger (its records stored as they are, scored by the system); False
     #: only for C.A.F., whose ledger still has its own tables (counts, series, titles)
     generic_ledger: bool = True
+    #: where a deal's record names a player, as dotted paths (:mod:`scoring.rules.players`);
+    #: the ledger stores seats there instead of names
+    player_fields: tuple[str, ...] = ()
     #: penalità (points for one player, with the article of the rules) count in the turno total
     takes_penalties: bool = False
     #: sanctions that act at the close (C.A.F.'s Retrocessione per contatore)
