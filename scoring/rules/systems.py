@@ -265,10 +265,21 @@ def is_generic(system: GameSystem) -> bool:
     return system.generic_ledger
 
 
+def _module_rank(system: GameSystem) -> int:
+    """Where the module that defines ``system`` stands in :data:`SYSTEM_MODULES` (after them all
+    when it is none of them)."""
+    name = type(system).__module__
+    for rank, module in enumerate(SYSTEM_MODULES):
+        if name == module or name.startswith(module + "."):
+            return rank
+    return len(SYSTEM_MODULES)
+
+
 def systems() -> list[GameSystem]:
-    """Every registered game system, in :data:`SYSTEM_MODULES` order."""
+    """Every registered game system, in :data:`SYSTEM_MODULES` order (whichever module was
+    imported first: a test or a view may import a system's module before the registry loads)."""
     _load()
-    return list(_REGISTRY.values())
+    return sorted(_REGISTRY.values(), key=_module_rank)
 
 
 def get_system(code: Any) -> GameSystem:

@@ -1,0 +1,18 @@
+"""What the test suite's own set-up must not hide: the club's settings and the registry's order."""
+
+from __future__ import annotations
+
+
+def test_the_systems_keep_their_order_whichever_module_registered_first(monkeypatch):
+    """C.A.F. first, then the SYSTEM_MODULES order, even when a test imported Ramino's module
+    before anything asked the registry (the suite runs in random order)."""
+    from scoring.rules import systems as registry
+
+    in_order = [s.code for s in registry.systems()]
+    assert in_order[0] == "caf" and in_order[-2:] == ["skat-isko", "ramino-101"]
+    # as registered when a test imports Ramino's and Skat's modules first
+    first = {code: registry._REGISTRY[code] for code in ("ramino-101", "skat-isko")}
+    scrambled = {**first, **registry._REGISTRY}
+    assert next(iter(scrambled)) == "ramino-101"
+    monkeypatch.setattr(registry, "_REGISTRY", scrambled)
+    assert [s.code for s in registry.systems()] == in_order
