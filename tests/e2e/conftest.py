@@ -43,7 +43,33 @@ def pytest_terminal_summary(terminalreporter):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def live_server(live_server):
+    """pytest-django's live server, whose request threads leave the shared connection alone.
+
+    Django's live server closes every database connection when a request's socket closes, in
+    that request's thread. On SQLite the test database is in memory and the server's threads
+    borrow the test thread's connection: closing it does nothing there but check the thread,
+    and a socket closed after the server stopped (Chromium's kept-alive connections) raised
+    "DatabaseWrapper objects created in a thread can only be used in that same thread"
+    (PytestUnhandledThreadExceptionWarning). A request thread closes only its own connections.
+    """
+    from django.db import connections
+
+    shared = set(live_server.thread.connections_override)
+
+    def close_own_connections() -> None:
+        for conn in connections.all(initialized_only=True):
+            if conn.alias not in shared:
+                conn.close()
+
+    # ThreadedWSGIServer._close_connections is Django's own hook for this ("used for mocking")
+    live_server.thread.httpd._close_connections = close_own_connections
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def browser(live_server):
+    """Chromium, closed before the live server stops (its kept-alive sockets close first)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
