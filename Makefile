@@ -38,14 +38,19 @@ run: install
 	$(BIN)/python manage.py seed_demo --if-empty
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: install and run the whole test suite (SQLite; browser tests need Chromium)
+## test: install and run the whole test suite (SQLite; browser tests need Chromium) in random
+## order, on one worker per core (WORKERS=1 for one process), with the ten slowest tests;
+## docs/testing.md says how to run a part and replay an order
+WORKERS ?= auto
+PYTEST_PARALLEL = $(if $(filter 0 1,$(WORKERS)),,-n $(WORKERS) --dist loadscope)
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=10
 
 ## test-postgres: the suite against PostgreSQL (DATABASE_URL, default the local server); the
 ## browser tests run on SQLite only (they test the pages, which `make test` already drives)
 test-postgres: install
-	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest --ignore=tests/e2e
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test} $(BIN)/python -m pytest \
+		--ignore=tests/e2e $(PYTEST_PARALLEL) --durations=10
 
 ## lint: ruff, then the import contracts of pyproject.toml (layers, no import circle; see
 ## docs/architecture.md)

@@ -115,10 +115,25 @@ def _media_root(settings, tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _kept_pages():
-    """The pages kept in memory for anonymous visitors are per process: every test starts
-    without them (two tests' seasons may look alike to the key)."""
+    """The pages kept in memory for anonymous visitors, and the live boards' versions and HTML,
+    are per process: every test starts without them (two tests' seasons may look alike to the
+    key, and tests run in any order)."""
+    from django.core.cache import caches
+
     from scoring.views import pagecache
 
     pagecache.clear()
+    caches["live"].clear()
     yield
     pagecache.clear()
+    caches["live"].clear()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The random order's seed (pytest-randomly), to replay a failure in the same order."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and config.pluginmanager.hasplugin("randomly"):
+        terminalreporter.write_line(
+            f"random order, seed {seed}: replay it with `pytest --randomly-seed={seed}` and the "
+            "same paths (`-p no:randomly` for the files' order)"
+        )
