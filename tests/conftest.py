@@ -7,6 +7,20 @@ import pytest
 from scoring.demo import simulated_season
 from scoring.rules import caf
 
+TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher():
+    """Django's PBKDF2 hashes a password in 0.3 s on an idle core and several seconds on a busy
+    one, and the suite makes thousands (every user of a fixture, every login through the form,
+    every PIN): the tests hash with MD5. What a hash proves (stored hashed, checked, refused)
+    holds with any hasher; the club's own setting is checked in tests/unit/test_suite.py."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=TEST_PASSWORD_HASHERS):
+        yield
+
 
 @pytest.fixture
 def rules():

@@ -2,6 +2,19 @@
 
 from __future__ import annotations
 
+from django.conf import global_settings
+
+from tests.conftest import TEST_PASSWORD_HASHERS
+
+
+def test_the_club_hashes_passwords_with_djangos_strong_default():
+    """The suite hashes with MD5 (tests/conftest.py); the club keeps Django's PBKDF2 first."""
+    import kingclub.settings as club
+
+    hashers = getattr(club, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS)
+    assert hashers[0] == "django.contrib.auth.hashers.PBKDF2PasswordHasher"
+    assert not set(TEST_PASSWORD_HASHERS) & set(hashers)
+
 
 def test_the_systems_keep_their_order_whichever_module_registered_first(monkeypatch):
     """C.A.F. first, then the SYSTEM_MODULES order, even when a test imported Ramino's module
