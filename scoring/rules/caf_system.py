@@ -9,15 +9,17 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 from . import interchange
 from .problems import Problem, RuleViolation
 from .records import TurnoRecord
-from .ruleset import RuleSet, RuleSetError, caf, default_ruleset_dict
+from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf, default_ruleset_dict
 from .simulator import simulate_turno
 from .systems import BaseSystem, register
-from .turno import check_smazzata, progress_of
+from .turno import check_smazzata, progress_of, rank
+from .turno import score_turno as score_caf_turno
 
 
 def _dated(turno: Mapping[str, Any]) -> dict[str, Any]:
@@ -106,6 +108,93 @@ class CafSystem(BaseSystem):
         self, rng: random.Random, players: Sequence[str], rules: RuleSet
     ) -> dict[str, Any]:
         return interchange.turno_to_input(simulate_turno(rules, players, rng))
+
+    # -- the ledger's side (what the live screen, the Verbale and the Classifica ask) ------------
+    # Checked against C.A.F.'s own ledger (services/turni.py) on random turni by
+    # tests/property/test_caf_system.py, before C.A.F. moves onto the one ledger.
+
+    def score_running(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, Any]:
+        """A turno in progress scored so far (a tie still to draw is no problem yet)."""
+        score = score_caf_turno(rules, _turno_record(turno), require_complete=False)
+        problems = [p for p in score.problems if p.field != "tiebreak"]
+        if problems:
+            raise RuleViolation(problems)
+        return {
+            "smazzate": [
+                {
+                    "number": sm.number,
+                    "dealer": sm.dealer,
+                    "caller": sm.caller,
+                    "game": sm.game,
+                    "forced": sm.forced,
+                    "trump": sm.trump,
+                    "result": dict(sm.result),
+                    "points": dict(sm.points),
+                    "scazzata": sm.scazzata,
+                    "cappotto": sm.cappotto,
+                }
+                for sm in score.smazzate
+            ],
+            "totals": dict(score.totals),
+            "penalties": dict(score.penalties),
+        }
+
+    def ties(self, rules: RuleSet, turno: Mapping[str, Any]) -> list[list[str]]:
+        """The groups of a finished turno with equal totals that no spareggio settles yet."""
+        score = score_caf_turno(rules, _turno_record(turno), require_complete=False)
+        if not score.complete:
+            return []
+        _places, problems, tied = rank(score.totals, list(turno.get("tiebreak") or ()))
+        if not any(p.code == "TIE_UNRESOLVED" for p in problems):
+            return []
+        seat = {p: i for i, p in enumerate(score.players)}
+        return [sorted(group, key=seat.__getitem__) for group in tied]
+
+    def seat_results(self, scored: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """Per player of a closed turno (:meth:`score_turno`): total, place and the ratio (the
+        turno's own figure; the league points come from the season's chained giornate)."""
+        return {
+            p: {
+                "total": scored["totals"][p],
+                "place": scored["places"][p],
+                "score": Decimal(scored["ratios"][p]),
+                "extra": {"penalties": scored["penalties"][p], "ratio": scored["ratios"][p]},
+            }
+            for p in scored["totals"]
+        }
+
+    def player_notes(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, str]:
+        progress = progress_of(rules, _turno_record(turno))
+        return {progress.dealer: "mazziere"} if progress.dealer and not progress.complete else {}
+
+    def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
+        return {"game": scored["game"], "caller": scored["caller"]}
+
+    def describe(self, smazzata: Mapping[str, Any]) -> str:
+        games = caf().games
+        game = smazzata["game"]
+        parts = [f"{smazzata['caller']} chiama {games[game].name if game in games else game}"]
+        if smazzata.get("trump"):
+            parts.append(f"briscola {SUIT_NAMES.get(smazzata['trump'], smazzata['trump'])}")
+        if smazzata.get("forced"):
+            parts.append("obbligato")
+        if smazzata.get("scazzata"):
+            parts.append("scazzata")
+        if smazzata.get("cappotto"):
+            parts.append(f"cappotto di {smazzata['cappotto']}")
+        return ", ".join(parts)
+
+    def turno_columns(self) -> list[tuple[str, str]]:
+        return [("penalties", "Penalità"), ("ratio", "Rapporto")]
+
+    def standing_columns(self) -> list[tuple[str, str]]:
+        return [
+            ("league_points", "Punti classifica"),
+            ("series", "Serie"),
+            ("turni", "Turni"),
+            ("absences", "Assenze"),
+            ("scudetti", "Scudetti"),
+        ]
 
 
 register(CafSystem())

@@ -39,6 +39,7 @@ COUNTS = (
 )
 
 SUITS = ("S", "H", "D", "C")
+SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}  # the Verbale's words
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 
