@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, TypeVar
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet, Sum
 from django.http import HttpRequest
 
 from scoring.models import (
+    Absence,
+    Enrollment,
+    Giornata,
     Penalita,
     Player,
     Result,
@@ -17,19 +23,25 @@ from scoring.models import (
     Season,
     Seat,
     Smazzata,
+    TitleAward,
     Turno,
     TurnoEvent,
 )
 from scoring.rules import (
     Penalty,
     Progress,
+    SeasonState,
     SmazzataRecord,
     TurnoRecord,
     TurnoScore,
     progress_of,
     score_turno,
+    starting_state,
 )
 from scoring.rules import Sanction as SanctionRecord
+from scoring.rules import Standing as StandingRecord
+
+CARRIED = "carried"  # Season.series_origin: the series carried over from a closed season
 
 
 def current_season() -> Season | None:
@@ -173,3 +185,78 @@ def season_turni(season: Season) -> QuerySet[Turno]:
         )
         .order_by("-giornata__date", "-number")
     )
+
+
+# -- the season's standing as the engine reads it (documents, services) ----------------------
+def season_start_state(season: Season) -> SeasonState:
+    """The series every player starts the season from: the ones carried over from the season
+    before (by name, as the engine reads them), the rule set's start series for everybody else.
+    No query for a season that starts from the top."""
+    if season.series_origin != CARRIED or not season.start_series:
+        return SeasonState()
+    names = dict(
+        Player.objects.filter(pk__in=[int(pk) for pk in season.start_series]).values_list(
+            "pk", "name"
+        )
+    )
+    return starting_state(
+        season.ruleset,
+        {names[int(pk)]: code for pk, code in season.start_series.items() if int(pk) in names},
+    )
+
+
+def standings_aggregate(
+    season: Season, *, before: dt.date | None = None, on: dt.date | None = None
+) -> list[StandingRecord]:
+    """Every roster member's season score, turni, absences and titles, in three aggregate
+    queries over the stored results (optionally only giornate before ``before``, or only the
+    giornata of ``on``)."""
+    seat_qs = Seat.objects.filter(turno__season=season, turno__status=Turno.CHIUSO)
+    abs_qs = Absence.objects.filter(season=season)
+    award_qs = TitleAward.objects.filter(season=season)
+    if before is not None:
+        seat_qs = seat_qs.filter(turno__giornata__date__lt=before)
+        abs_qs = abs_qs.filter(giornata__date__lt=before)
+        award_qs = award_qs.filter(seat__turno__giornata__date__lt=before)
+    if on is not None:
+        # one giornata: select it by id and its turni by ids (about 30), which both SQLite and
+        # PostgreSQL serve from indexes; a filter on the date makes SQLite walk the season
+        giornata = list(
+            Giornata.objects.filter(season=season, date=on).values_list("pk", flat=True)
+        )
+        turni = list(
+            Turno.objects.filter(giornata__in=giornata, status=Turno.CHIUSO).values_list(
+                "pk", flat=True
+            )
+        )
+        seat_qs = Seat.objects.filter(turno_id__in=turni)
+        abs_qs = Absence.objects.filter(giornata__in=giornata)
+        award_qs = TitleAward.objects.filter(seat__turno_id__in=turni)
+    played = {
+        r["player_id"]: (r["s"], r["n"])
+        for r in seat_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
+    }
+    absent = {
+        r["player_id"]: (r["s"], r["n"])
+        for r in abs_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
+    }
+    titles: dict[int, dict[str, int]] = defaultdict(dict)
+    for r in award_qs.values("player_id", "code").annotate(n=Count("id")):
+        titles[r["player_id"]][r["code"]] = r["n"]
+    rows = []
+    for pid, name in Enrollment.objects.filter(season=season).values_list(
+        "player_id", "player__name"
+    ):
+        ps, pn = played.get(pid, (Decimal(0), 0))
+        as_, an = absent.get(pid, (Decimal(0), 0))
+        rows.append(
+            StandingRecord(
+                player=name,
+                score=(ps or Decimal(0)) + (as_ or Decimal(0)),
+                series="",
+                turni=pn,
+                absences=an,
+                titles=titles.get(pid, {}),
+            )
+        )
+    return rows

@@ -18,6 +18,8 @@ from scoring import formatting
 from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
 from scoring.rules import SeasonState, rank_classifica
 from scoring.rules.ruleset import SUIT_SYMBOLS, TITLE_ORDER
+from scoring.selectors import season_start_state, standings_aggregate
+from scoring.selectors_confirmations import confirmation_lines
 
 TITLE_LABELS = {
     "SCUDETTO": "Scudetto",
@@ -131,6 +133,9 @@ class Verbale:
     sanctions: tuple[PenaltyLine, ...] = field(default=())
     smazzate_total: int = 0
     reopens: tuple[ReopenLine, ...] = ()
+    # who confirmed or contested the Verbale, one line each (the documents print them); filled
+    # by ``verbale(turno, confirmations=True)``
+    confirmations: tuple[str, ...] = ()
 
     @property
     def spareggio(self) -> bool:
@@ -152,8 +157,9 @@ def _user_name(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
-def verbale(turno: Turno) -> Verbale:
-    """The Verbale di Turno of a turno loaded with :func:`selectors.turno_with_everything`."""
+def verbale(turno: Turno, *, confirmations: bool = False) -> Verbale:
+    """The Verbale di Turno of a turno loaded with :func:`selectors.turno_with_everything`;
+    with ``confirmations`` also the players' confirmations (one query more: the documents)."""
     rules = turno.season.ruleset
     seats = sorted(turno.seats.all(), key=lambda s: s.position)
     index = {s.player_id: i for i, s in enumerate(seats)}
@@ -229,6 +235,7 @@ def verbale(turno: Turno) -> Verbale:
         ),
         smazzate_total=rules.smazzate_count(len(seats)),
         reopens=_reopens(turno),
+        confirmations=tuple(confirmation_lines(turno.pk)) if confirmations else (),
     )
 
 
@@ -339,9 +346,6 @@ def classifica(
 
 def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:
     """The Classifica Generale as it stood after the giornata of ``date``."""
-    from scoring.services.season import standings_aggregate
-    from scoring.services.seasons_close import season_start_state
-
     rules = season.ruleset
     giornata = (
         Giornata.objects.filter(season=season, date__lte=date, lowest__isnull=False)

@@ -19,7 +19,7 @@ from scoring.exports import now
 from scoring.exports.pdf import render_pdf
 from scoring.exports.xlsx import Sheet, _book, col_letter
 from scoring.models import Season, Standing, Turno
-from scoring.services.confirmations import confirmation_lines
+from scoring.selectors_confirmations import confirmation_lines
 from scoring.services.games import game_record
 
 

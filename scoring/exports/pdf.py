@@ -23,7 +23,6 @@ from weasyprint.urls import URLFetcher
 
 from scoring import formatting
 from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
-from scoring.services.confirmations import confirmation_lines
 from scoring.verbale import TITLE_LABELS, TITLE_SHORT, ClassificaRow, Verbale
 
 # where static/css/print.css loads the DejaVu fonts from (fontconfig's DejaVu is the fallback)
@@ -196,7 +195,7 @@ def verbale_context(
         "reopens": [
             {"at": formatting.moment(r.at), "user": r.user, "reason": r.reason} for r in v.reopens
         ],
-        "confirmations": confirmation_lines(v.turno_id),
+        "confirmations": list(v.confirmations),
         "games": sorted(games.items(), key=lambda kv: kv[0]),
         "date_long": formatting.date_long(v.date),
         "date_short": formatting.date_short(v.date),

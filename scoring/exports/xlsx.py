@@ -26,7 +26,6 @@ from xlsxwriter.worksheet import Worksheet
 
 from scoring import formatting
 from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
-from scoring.services.confirmations import confirmation_lines
 from scoring.verbale import TITLE_LABELS, ClassificaRow, Verbale
 
 GREEN = "#0B5D3B"
@@ -280,7 +279,7 @@ def _write_verbale(
             s.put(r, 1, text)
             r += 1
         r += 1
-    confirmations = confirmation_lines(v.turno_id)
+    confirmations = v.confirmations
     if confirmations:
         s.put(r, 1, _("Conferme dei giocatori"), **section)
         r += 1

@@ -27,16 +27,12 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from scoring import formatting
 from scoring.models import (
     CloseRequest,
     Player,
     PlayerPin,
-    Season,
     Seat,
     Turno,
     TurnoEvent,
@@ -44,6 +40,7 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.text import user_text
+from scoring.selectors_confirmations import pending_close
 from scoring.services.locks import season_lock_of_turno
 
 PIN_LENGTH = 4
@@ -241,10 +238,6 @@ def turno_fingerprint(turno: Turno) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def pending_close(turno: Turno) -> CloseRequest | None:
-    return CloseRequest.objects.filter(turno=turno).first()
-
-
 @transaction.atomic
 def turno_close_request(
     *, turno: Turno | int, tiebreak: list[str] | None = None, user: Any = None
@@ -429,82 +422,3 @@ def verbale_confirm_at_table(
     if contest:
         return verbale_contest(turno=t, player=player, comment=comment, user=user, via=via)
     return verbale_confirm(turno=t, player=player, user=user, via=via)
-
-
-# -- reads ---------------------------------------------------------------------------------------
-def contested_turni(season: Season | None) -> QuerySet[Turno]:
-    """The season's closed (or waiting) turni with a standing contestation, oldest first."""
-    if season is None:
-        return Turno.objects.none()
-    return (
-        Turno.objects.filter(
-            Q(status=Turno.CHIUSO) | Q(close_request__isnull=False),
-            season=season,
-            confirmations__verdict=VerbaleConfirmation.CONTESTED,
-        )
-        .select_related("giornata")
-        .distinct()
-        .order_by("giornata__date", "number")
-    )
-
-
-def flagged_turni(season: Season | None) -> tuple[list[Turno], list[Turno]]:
-    """(contested, waiting for confirmation) turni of the season: the footnote of the Classifica
-    and the segreteria dashboard. One query, two when some turno is flagged."""
-    if season is None:
-        return [], []
-    contested = Exists(
-        VerbaleConfirmation.objects.filter(
-            turno=OuterRef("pk"), verdict=VerbaleConfirmation.CONTESTED
-        )
-    )
-    waiting = Exists(CloseRequest.objects.filter(turno=OuterRef("pk")))
-    # only the turni named by a contestation or a close request (a few rows, by their index),
-    # never every turno of the season (issue 16: the Classifica's footnote is on every page):
-    # one query when none is, the common case
-    named = list(
-        VerbaleConfirmation.objects.filter(
-            turno__season=season, verdict=VerbaleConfirmation.CONTESTED
-        )
-        .order_by()
-        .values_list("turno_id", flat=True)
-        .union(
-            CloseRequest.objects.filter(turno__season=season)
-            .order_by()
-            .values_list("turno_id", flat=True)
-        )
-    )
-    if not named:
-        return [], []
-    rows = list(
-        Turno.objects.filter(pk__in=named)
-        .annotate(contested=contested, waiting=waiting)
-        .filter(
-            Q(contested=True, status=Turno.CHIUSO)
-            | Q(contested=True, waiting=True)
-            | Q(waiting=True, status=Turno.IN_CORSO)
-        )
-        .select_related("giornata")
-        .order_by("giornata__date", "number")
-    )
-    return (
-        [t for t in rows if t.contested],
-        [t for t in rows if t.waiting and t.is_open],
-    )
-
-
-def confirmation_lines(turno_id: int) -> list[str]:
-    """The Verbale's block, one line a player: "Confermato da X il ...", "Contestato da Y il
-    ...: commento" (the web page, the PDF and the XLSX print these)."""
-    lines = []
-    rows = VerbaleConfirmation.objects.filter(turno_id=turno_id).select_related("player")
-    for c in rows:
-        values = {"player": c.player.name, "at": formatting.moment(c.at), "comment": c.comment}
-        if c.verdict == VerbaleConfirmation.CONFIRMED:
-            text = _("Confermato da %(player)s il %(at)s") % values
-        else:
-            text = _("Contestato da %(player)s il %(at)s: %(comment)s") % values
-        if c.via == VerbaleConfirmation.PIN:
-            text += " " + _("(al tavolo con il PIN)")
-        lines.append(text)
-    return lines

@@ -34,7 +34,6 @@ from scoring.exports.pdf import verbale_pdf
 from scoring.exports.xlsx import verbale_xlsx
 from scoring.models import Season, StoredDocument, Turno
 from scoring.selectors import turno_with_everything
-from scoring.services.confirmations import confirmation_lines
 from scoring.services.games import game_turni
 from scoring.verbale import classifica_as_of, verbale
 
@@ -48,6 +47,7 @@ RENDERER_SOURCES = (
     "scoring/exports/*.py",
     "scoring/formatting.py",
     "scoring/verbale.py",
+    "scoring/selectors_confirmations.py",
     "templates/scoring/documents/*.html",
     "static/css/print.css",
     "locale/*/LC_MESSAGES/django.mo",
@@ -123,7 +123,7 @@ def verbale_source(turno_id: int) -> Source:
             },
         )
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
-    v = verbale(turno)
+    v = verbale(turno, confirmations=True)
     labels = {s.code: s.label for s in season.ruleset.series}
     as_of: list[Any] = []
 
@@ -138,14 +138,14 @@ def verbale_source(turno_id: int) -> Source:
         basename=verbale_basename(v),
         season_version=season.version,
         parts={
-            # the players' confirmations are printed on both (issue 17): a new one is a new version
-            StoredDocument.PDF: lambda: (v, labels, confirmation_lines(turno_id)),
+            # the players' confirmations are printed on both (issue 17): a new one is a new
+            # version (``v.confirmations``)
+            StoredDocument.PDF: lambda: (v, labels),
             # the workbook's second sheet: the Classifica after the turno's giornata
             StoredDocument.XLSX: lambda: (
                 v,
                 labels,
                 classifica_rows(),
-                confirmation_lines(turno_id),
             ),
         },
         renderers={

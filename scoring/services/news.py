@@ -136,7 +136,7 @@ def verbale_pdf_bytes(turno: Turno) -> tuple[str, bytes]:
         gv = game_exports.verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
         return f"{game_exports.basename(gv)}.pdf", game_exports.verbale_pdf(gv)
     full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
-    v = verbale(full)
+    v = verbale(full, confirmations=True)
     labels = {s.code: s.label for s in full.season.ruleset.series}
     return f"{verbale_basename(v)}.pdf", verbale_pdf(v, series_labels=labels)
 

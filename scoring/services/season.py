@@ -47,10 +47,11 @@ from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
 from scoring.rules.season import add_figures, league_line, season_figures
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
+from scoring.selectors import season_start_state, standings_aggregate
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
 from scoring.services.jsonstream import batched
 from scoring.services.locks import season_lock
-from scoring.services.seasons_close import season_require_open, season_start_state
+from scoring.services.seasons_close import season_require_open
 
 
 @transaction.atomic
@@ -403,63 +404,6 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
         sorted((g, season.pk, p, lp) for (g, p), lp in wanted.items()),
     )
     standings_refresh(season=season)
-
-
-def standings_aggregate(
-    season: Season, *, before: dt.date | None = None, on: dt.date | None = None
-) -> list[StandingRecord]:
-    """Every roster member's season score, turni, absences and titles, in three aggregate
-    queries over the stored results (optionally only giornate before ``before``, or only the
-    giornata of ``on``)."""
-    seat_qs = Seat.objects.filter(turno__season=season, turno__status=Turno.CHIUSO)
-    abs_qs = Absence.objects.filter(season=season)
-    award_qs = TitleAward.objects.filter(season=season)
-    if before is not None:
-        seat_qs = seat_qs.filter(turno__giornata__date__lt=before)
-        abs_qs = abs_qs.filter(giornata__date__lt=before)
-        award_qs = award_qs.filter(seat__turno__giornata__date__lt=before)
-    if on is not None:
-        # one giornata: select it by id and its turni by ids (about 30), which both SQLite and
-        # PostgreSQL serve from indexes; a filter on the date makes SQLite walk the season
-        giornata = list(
-            Giornata.objects.filter(season=season, date=on).values_list("pk", flat=True)
-        )
-        turni = list(
-            Turno.objects.filter(giornata__in=giornata, status=Turno.CHIUSO).values_list(
-                "pk", flat=True
-            )
-        )
-        seat_qs = Seat.objects.filter(turno_id__in=turni)
-        abs_qs = Absence.objects.filter(giornata__in=giornata)
-        award_qs = TitleAward.objects.filter(seat__turno_id__in=turni)
-    played = {
-        r["player_id"]: (r["s"], r["n"])
-        for r in seat_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
-    }
-    absent = {
-        r["player_id"]: (r["s"], r["n"])
-        for r in abs_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
-    }
-    titles: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in award_qs.values("player_id", "code").annotate(n=Count("id")):
-        titles[r["player_id"]][r["code"]] = r["n"]
-    rows = []
-    for pid, name in Enrollment.objects.filter(season=season).values_list(
-        "player_id", "player__name"
-    ):
-        ps, pn = played.get(pid, (Decimal(0), 0))
-        as_, an = absent.get(pid, (Decimal(0), 0))
-        rows.append(
-            StandingRecord(
-                player=name,
-                score=(ps or Decimal(0)) + (as_ or Decimal(0)),
-                series="",
-                turni=pn,
-                absences=an,
-                titles=titles.get(pid, {}),
-            )
-        )
-    return rows
 
 
 def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:

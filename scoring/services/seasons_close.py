@@ -15,13 +15,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from scoring.models import Player, Season, SeasonEvent, Standing, Turno
-from scoring.rules import Problem, RuleViolation, SeasonState, starting_state
+from scoring.models import Season, SeasonEvent, Standing, Turno
+from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
+from scoring.selectors import CARRIED, season_start_state
 from scoring.services.locks import season_lock
 
-CARRIED = "carried"
 RESET = "reset"
 SERIES_ORIGINS = (CARRIED, RESET)
 
@@ -54,23 +54,6 @@ def season_require_open(season: Season | int, *, fresh: bool = False) -> None:
             "non si possono iniziare turni, registrare o correggere smazzate, riaprire turni "
             "né cambiarne il regolamento o gli iscritti",
         )
-
-
-def season_start_state(season: Season) -> SeasonState:
-    """The series every player starts the season from: the ones carried over from the season
-    before (by name, as the engine reads them), the rule set's start series for everybody else.
-    No query for a season that starts from the top."""
-    if season.series_origin != CARRIED or not season.start_series:
-        return SeasonState()
-    names = dict(
-        Player.objects.filter(pk__in=[int(pk) for pk in season.start_series]).values_list(
-            "pk", "name"
-        )
-    )
-    return starting_state(
-        season.ruleset,
-        {names[int(pk)]: code for pk, code in season.start_series.items() if int(pk) in names},
-    )
 
 
 def final_series(season: Season) -> dict[str, str]:

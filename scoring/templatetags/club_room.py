@@ -9,7 +9,7 @@ from django import template
 
 from scoring.models import Season, Seat, Turno, VerbaleConfirmation
 from scoring.permissions import is_segretario
-from scoring.services.confirmations import flagged_turni, pending_close
+from scoring.selectors_confirmations import flagged_turni, pending_close
 
 register = template.Library()
 

@@ -24,9 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from scoring.models import NewsPreference, Player, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import RuleViolation
+from scoring.selectors_confirmations import confirmation_lines, pending_close
 from scoring.services.confirmations import (
-    confirmation_lines,
-    pending_close,
     pin_set,
     player_of,
     turno_close_request_cancel,

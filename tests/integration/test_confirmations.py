@@ -18,10 +18,9 @@ from scoring import formatting
 from scoring.audit import turno_history
 from scoring.models import Player, PlayerPin, TurnoEvent, VerbaleConfirmation
 from scoring.rules import RuleViolation
+from scoring.selectors_confirmations import confirmation_lines, contested_turni
 from scoring.services.confirmations import (
     PIN_LOCK,
-    confirmation_lines,
-    contested_turni,
     pin_set,
     verbale_confirm,
     verbale_confirm_at_table,
