@@ -31,7 +31,7 @@ from scoring import formatting
 from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
 from scoring.rules import progress_of, score_turno
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.games import game_record, game_turni
+from scoring.selectors_games import game_classifica, game_record, game_turni
 from scoring.verbale import classifica, game_label, verbale
 
 # the scoreboard's hot path: per-process memory (settings.CACHES["live"]), no query per poll
@@ -300,22 +300,9 @@ def _generic_table(turno: Turno) -> LiveTable:
 
 def _standing(season: Season) -> StandingBlock:
     if season.is_generic:
-        from scoring.models import Standing
-
-        rows = list(
-            Standing.objects.filter(season=season).select_related("player").order_by("place", "id")
-        )
-        key = season.system.standing_columns()[0][0]
-        lines = [
-            StandingLine(
-                st.place,
-                st.player.name,
-                st.player_id,
-                str(st.extra.get(key, "")),
-                "",
-                None if st.previous_place is None else st.previous_place - st.place,
-            )
-            for st in rows
+        lines = [  # the first of the system's columns: its score
+            StandingLine(r.place, r.player, r.player_id, str(r.values[0]), "", r.movement)
+            for r in game_classifica(season).rows
         ]
     else:
         lines = [

@@ -1,6 +1,7 @@
 """The official documents of a game kept by the generic ledger (every game but C.A.F.): the
 Verbale di Turno (the Skat Spielliste, the Ramino sheet, a King family turno) and the season's
-standing, in PDF and XLSX, from one row source each (:func:`verbale_rows`, :func:`standing_rows`).
+standing, in PDF and XLSX, from their read models (:class:`scoring.selectors_games.GameVerbale`,
+:class:`scoring.selectors_games.GameClassifica`).
 
 The game system names every column and describes every smazzata; nothing here computes a point.
 """
@@ -8,136 +9,15 @@ The game system names every column and describes every smazzata; nothing here co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 
 from scoring import formatting
 from scoring.exports import now
 from scoring.exports.pdf import render_pdf
 from scoring.exports.xlsx import Sheet, _book, col_letter
-from scoring.models import Season, Standing, Turno
-from scoring.selectors_confirmations import confirmation_lines
-from scoring.services.games import game_record
-
-
-@dataclass
-class GameVerbale:
-    """Everything the Verbale of a generic turno shows, in order."""
-
-    club: str
-    season: str
-    game: str
-    title: str
-    date: Any
-    number: int
-    table: str
-    first_dealer: str
-    verbale_number: int | None
-    closed: bool
-    players: list[str]
-    rows: list[dict[str, Any]]  # number, dealer, line, points (per player, None if not in play)
-    totals: list[int]
-    columns: list[tuple[str, str]]  # the system's per-player figures of a closed turno
-    results: list[dict[str, Any]]  # place, player, total, values (in ``columns`` order)
-    reopens: list[str] = field(default_factory=list)
-    confirmations: list[str] = field(default_factory=list)  # who confirmed or contested
-    penalties: list[str] = field(default_factory=list)
-    balance: int | None = None  # the zero-sum check, where the game has one
-    # the game's own list layout where its system keeps one (the Skat Spielliste: running totals
-    # per player, the Seeger-Fabian evaluation); None for the generic grid above
-    sheet: dict[str, Any] | None = None
-
-
-def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
-    """The system's own list (``system.sheet(rules, turno)``) with every per-player map turned
-    into a list in seat order, ready for a template or a spreadsheet; None without one."""
-    raw = system.sheet(rules, record) if system.has_sheet else None
-    if raw is None:
-        return None
-    players = record["players"]
-    summary = []
-    for row in raw["summary"]:
-        g = row.get("won") or row.get("counts")
-        v = row.get("lost")
-        summary.append(
-            {
-                **row,
-                "cells": [
-                    {
-                        "value": row["values"][p],
-                        "g": g[p] if g is not None else None,
-                        "v": v[p] if v is not None else None,
-                    }
-                    for p in players
-                ],
-            }
-        )
-    return {**raw, "summary": summary}
-
-
-def verbale_rows(turno: Turno) -> GameVerbale:
-    """The one row source of a generic turno's Verbale (web, PDF and XLSX read it)."""
-    season = turno.season
-    system, rules = season.system, season.game_rules
-    record = game_record(turno)
-    running = system.score_running(rules, record)
-    players = record["players"]
-    seats = sorted(turno.seats.all(), key=lambda s: (s.place or 99, s.position))
-    columns = system.turno_columns()
-    return GameVerbale(
-        club=settings.CLUB_NAME,
-        season=season.name,
-        game=system.label,
-        title=_("Verbale di Turno"),
-        date=turno.giornata.date,
-        number=turno.number,
-        table=turno.table,
-        first_dealer=turno.first_dealer.name,
-        verbale_number=turno.verbale_number,
-        closed=not turno.is_open,
-        players=players,
-        rows=[
-            {
-                "number": s["number"],
-                "dealer": s["dealer"],
-                "line": system.describe(s),
-                "points": [s["points"].get(p) for p in players],
-            }
-            for s in running["smazzate"]
-        ],
-        totals=[running["totals"].get(p, 0) for p in players],
-        balance=running.get("balance"),
-        sheet=sheet_of(system, rules, record),
-        columns=columns,
-        results=[
-            {
-                "place": seat.place,
-                "player": seat.player.name,
-                "total": seat.total,
-                "values": [seat.extra.get(key, "") for key, _label in columns],
-            }
-            for seat in seats
-            if not turno.is_open
-        ],
-        reopens=[
-            _("riaperto il %(date)s da %(user)s: %(reason)s")
-            % {
-                "date": formatting.moment(e.at),
-                "user": e.user.get_username() if e.user else "—",
-                "reason": e.reason,
-            }
-            for e in turno.events.filter(kind="reopen").select_related("user")
-        ],
-        confirmations=confirmation_lines(turno.pk),
-        penalties=[
-            f"{p['player']} {p['points']:+d} (art. {p['article']}"
-            + (f": {p['reason']})" if p.get("reason") else ")")
-            for p in record.get("penalties", [])
-        ],
-    )
+from scoring.selectors_games import GameClassifica, GameVerbale
 
 
 def basename(v: GameVerbale) -> str:
@@ -329,53 +209,36 @@ def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: i
     return out.getvalue()
 
 
-def standing_rows(season: Season) -> tuple[list[tuple[str, str]], list[dict[str, Any]]]:
-    """The one row source of a generic season's standing: its columns and rows."""
-    columns = season.system.standing_columns()
-    rows = [
-        {
-            "place": st.place,
-            "player": st.player.name,
-            "values": [st.extra.get(key, "") for key, _label in columns],
-        }
-        for st in Standing.objects.filter(season=season)
-        .select_related("player")
-        .order_by("place", "id")
-    ]
-    return columns, rows
-
-
-def standing_pdf(season: Season, last_date: Any) -> bytes:
-    columns, rows = standing_rows(season)
+def standing_pdf(c: GameClassifica, last_date: Any) -> bytes:
     return render_pdf(
         "scoring/documents/game_classifica.html",
         {
-            "club": settings.CLUB_NAME,
-            "season": season.name,
-            "game": season.system.label,
-            "columns": columns,
-            "rows": rows,
+            "club": c.club,
+            "season": c.season,
+            "game": c.game,
+            "columns": c.columns,
+            "rows": c.rows,
             "last_date": formatting.date_long(last_date) if last_date else "",
             "generated": formatting.moment(now()),
         },
     )
 
 
-def standing_xlsx(season: Season, last_date: Any) -> bytes:
-    columns, rows = standing_rows(season)
-    wb, out = _book(f"{_('Classifica Generale')} · {season.name}", settings.CLUB_NAME)
+def standing_xlsx(c: GameClassifica, last_date: Any) -> bytes:
+    columns, rows = c.columns, c.rows
+    wb, out = _book(f"{_('Classifica Generale')} · {c.season}", c.club)
     s = Sheet(wb, wb.add_worksheet("Classifica"))
-    s.put(1, 1, f"{settings.CLUB_NAME} · {season.system.label}", bold=True, font_size=13)
-    s.put(2, 1, f"{_('Classifica Generale')} {season.name}", bold=True, font_size=12)
+    s.put(1, 1, f"{c.club} · {c.game}", bold=True, font_size=13)
+    s.put(2, 1, f"{_('Classifica Generale')} {c.season}", bold=True, font_size=12)
     if last_date:
         s.put(3, 1, formatting.date_long(last_date))
     headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(label for _k, label in columns)]
-    for c, text in enumerate(headers, start=1):
-        s.put(5, c, text, bold=True, bottom=1)
+    for col, text in enumerate(headers, start=1):
+        s.put(5, col, text, bold=True, bottom=1)
     s.width(2, 24)
     for i, r in enumerate(rows, start=6):
-        for c, value in enumerate([r["place"], r["player"], *r["values"]], start=1):
-            s.put(i, c, value)
+        for col, value in enumerate([r.place, r.player, *r.values], start=1):
+            s.put(i, col, value)
     s.ws.freeze_panes(5, 0)
     wb.close()
     return out.getvalue()

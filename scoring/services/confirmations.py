@@ -40,7 +40,9 @@ from scoring.models import (
 )
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.text import user_text
+from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close
+from scoring.selectors_games import game_record, game_turni
 from scoring.services.locks import season_lock_of_turno
 
 PIN_LENGTH = 4
@@ -212,18 +214,12 @@ def confirmations_clear(*, turno: Turno) -> int:
 
 # -- required confirmation: the close waits for the players -------------------------------------
 def _full(turno: Turno) -> Turno:
-    from scoring.selectors import turno_with_everything
-    from scoring.services.games import game_turni
-
     qs = Turno.objects.filter(pk=turno.pk)
     return (game_turni(qs) if turno.season.is_generic else turno_with_everything(qs)).get()
 
 
 def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
     """The engine's input of the turno (C.A.F. or the generic ledger)."""
-    from scoring.selectors import turno_record
-    from scoring.services.games import game_record
-
     full = _full(turno)
     if turno.season.is_generic:
         return game_record(full, tiebreak=tiebreak)

@@ -3,7 +3,7 @@ file storage until what it shows changes.
 
 A document is keyed by the turno, its format, the language and a **version**: the SHA-256 of
 everything the renderer reads (the Verbale's row source from :mod:`scoring.verbale` or
-:func:`scoring.exports.games.verbale_rows`, the series labels, the Classifica as of the turno's
+:func:`scoring.selectors_games.verbale_rows`, the series labels, the Classifica as of the turno's
 giornata for the workbook) and of the renderer itself (its code, templates, stylesheet and
 translations). A reopen, a correction, a recompute or a renamed player changes the version, so
 the next request renders again; an open turno (a draft) is never stored.
@@ -34,7 +34,7 @@ from scoring.exports.pdf import verbale_pdf
 from scoring.exports.xlsx import verbale_xlsx
 from scoring.models import Season, StoredDocument, Turno
 from scoring.selectors import turno_with_everything
-from scoring.services.games import game_turni
+from scoring.selectors_games import game_turni, verbale_rows
 from scoring.verbale import classifica_as_of, verbale
 
 PDF = "application/pdf"
@@ -48,6 +48,7 @@ RENDERER_SOURCES = (
     "scoring/formatting.py",
     "scoring/verbale.py",
     "scoring/selectors_confirmations.py",
+    "scoring/selectors_games.py",
     "templates/scoring/documents/*.html",
     "static/css/print.css",
     "locale/*/LC_MESSAGES/django.mo",
@@ -110,7 +111,7 @@ def verbale_source(turno_id: int) -> Source:
     head = get_object_or_404(Turno.objects.select_related("season"), pk=turno_id)
     season = head.season
     if season.is_generic:
-        gv = games.verbale_rows(game_turni(Turno.objects.filter(pk=turno_id)).get())
+        gv = verbale_rows(game_turni(Turno.objects.filter(pk=turno_id)).get())
         return Source(
             turno_id=turno_id,
             closed=gv.closed,

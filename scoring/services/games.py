@@ -10,12 +10,12 @@ raised, naming the smazzata and the player.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Prefetch, QuerySet
+from django.db.models import Max
 from django.utils import timezone
 
 from scoring.models import (
@@ -29,9 +29,10 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.records import record_names, record_seats, seat_names
+from scoring.records import record_seats, seat_names
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
+from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.confirmations import confirmations_clear
 from scoring.services.news import news_muted, news_turno
 from scoring.services.season import season_create
@@ -44,57 +45,6 @@ def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
 
 def _user(user: Any) -> Any:
     return user if user is not None and user.is_authenticated else None
-
-
-def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
-    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
-    qs = queryset if queryset is not None else Turno.objects.all()
-    return qs.select_related(
-        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
-    ).prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
-        Prefetch(
-            "smazzate",
-            queryset=Smazzata.objects.select_related("caller", "dealer")
-            .prefetch_related(Prefetch("results", queryset=Result.objects.select_related("player")))
-            .order_by("number"),
-        ),
-        Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
-    )
-
-
-def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
-    """A stored turno as its system's interchange record (players by their current name, in seat
-    order; the smazzate's records are stored by seat, :mod:`scoring.records`)."""
-    seats = sorted(turno.seats.all(), key=lambda s: s.position)
-    if tiebreak is None:
-        ranked = sorted(
-            (s for s in seats if s.tiebreak_rank is not None), key=lambda s: s.tiebreak_rank
-        )
-        tiebreak = [s.player.name for s in ranked]
-    system, names = turno.season.system, seat_names(seats)
-    record: dict[str, Any] = {
-        "date": turno.giornata.date.isoformat(),
-        "number": turno.number,
-        "players": [s.player.name for s in seats],
-        "first_dealer": turno.first_dealer.name,
-        "smazzate": [
-            record_names(system, sm.record, names)
-            for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
-        ],
-        "tiebreak": list(tiebreak),
-    }
-    if takes_penalties(turno.season.system):
-        record["penalties"] = [
-            {"player": p.player.name, "points": p.points, "article": p.article, "reason": p.reason}
-            for p in sorted(turno.penalita.all(), key=lambda p: p.pk)
-        ]
-    return record
-
-
-def takes_penalties(system: Any) -> bool:
-    """Does the game count penalità in the turno total (the King family, §0.5)?"""
-    return system.takes_penalties
 
 
 def _lock(turno: Turno | int) -> Turno:

@@ -129,11 +129,11 @@ def verbale_pdf_bytes(turno: Turno) -> tuple[str, bytes]:
     from scoring.exports import verbale_basename
     from scoring.exports.pdf import verbale_pdf
     from scoring.selectors import turno_with_everything
-    from scoring.services.games import game_turni
+    from scoring.selectors_games import game_turni, verbale_rows
     from scoring.verbale import verbale
 
     if turno.season.is_generic:
-        gv = game_exports.verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+        gv = verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
         return f"{game_exports.basename(gv)}.pdf", game_exports.verbale_pdf(gv)
     full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
     v = verbale(full, confirmations=True)

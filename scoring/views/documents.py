@@ -27,6 +27,7 @@ from scoring.models import Season, StoredDocument, Turno
 from scoring.permissions import members_view
 from scoring.publishing import require_published
 from scoring.selectors import season_turni
+from scoring.selectors_games import game_classifica
 from scoring.services.documents import PDF, XLSX, kept_document, verbale_document
 from scoring.tables import ClassificaTable, TurniTable
 from scoring.verbale import classifica, last_closed_date
@@ -117,7 +118,7 @@ def classifica_pdf_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
     require_published(request, season)
     if season.is_generic:
-        content = games.standing_pdf(season, last_closed_date(season))
+        content = games.standing_pdf(game_classifica(season), last_closed_date(season))
         return _document(content, PDF, f"{classifica_basename(season.name)}.pdf", inline=True)
     content = classifica_pdf(season.name, classifica(season), last_closed_date(season))
     return _document(content, PDF, f"{classifica_basename(season.name)}.pdf", inline=True)
@@ -128,7 +129,7 @@ def classifica_xlsx_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
     require_published(request, season)
     if season.is_generic:
-        content = games.standing_xlsx(season, last_closed_date(season))
+        content = games.standing_xlsx(game_classifica(season), last_closed_date(season))
         return _document(content, XLSX, f"{classifica_basename(season.name)}.xlsx", inline=False)
     content = classifica_xlsx(season.name, classifica(season), last_closed_date(season))
     return _document(content, XLSX, f"{classifica_basename(season.name)}.xlsx", inline=False)
@@ -141,9 +142,9 @@ def classifica_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     require_published(request, season)
     name = f"{classifica_basename(season.name)}.csv"
     if season.is_generic:  # the game's own columns
-        columns, rows = games.standing_rows(season)
-        header = [_("Pos."), _("Giocatore"), *(label for _key, label in columns)]
-        content = rows_csv([header, *([r["place"], r["player"], *r["values"]] for r in rows)])
+        c = game_classifica(season)
+        header = [_("Pos."), _("Giocatore"), *(label for _key, label in c.columns)]
+        content = rows_csv([header, *([r.place, r.player, *r.values] for r in c.rows)])
         return _document(content, CSV, name, inline=False)
     order = {code: i for i, code in enumerate(season.ruleset.series_codes())}
     table = ClassificaTable(classifica(season), series_order=order)

@@ -19,23 +19,26 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from scoring.exports.games import sheet_of
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Smazzata, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
+from scoring.selectors_games import (
+    game_classifica,
+    game_record,
+    game_turni,
+    sheet_of,
+    takes_penalties,
+)
 from scoring.services.games import (
     game_penalita_add,
     game_penalita_remove,
-    game_record,
     game_smazzata_correct,
     game_smazzata_record,
     game_smazzata_undo,
-    game_turni,
     game_turno_close,
     game_turno_reopen,
-    takes_penalties,
 )
 
 T = "scoring/games/"
@@ -431,31 +434,15 @@ def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # -- the members' pages of a generic season (called by scoring.views.public) ---------------------
-def _standing_rows(season) -> list[dict[str, Any]]:
-    from scoring.models import Standing
-
-    columns = season.system.standing_columns()
-    rows = Standing.objects.filter(season=season).select_related("player")
-    return [
-        {
-            "place": st.place,
-            "player": st.player.name,
-            "player_id": st.player_id,
-            "movement": None if st.previous_place is None else st.previous_place - st.place,
-            "values": [st.extra.get(key, "") for key, _label in columns],
-        }
-        for st in rows.order_by("place", "id")  # stored in the system's display order
-    ]
-
-
 def classifica_page(request: HttpRequest, season, ctx: dict[str, Any]) -> HttpResponse:
     """The season's standing, in the columns its game system names."""
     from scoring.verbale import last_closed_date
 
+    standing = game_classifica(season)
     ctx.update(
         system=season.system,
-        columns=season.system.standing_columns(),
-        rows=_standing_rows(season),
+        columns=standing.columns,
+        rows=standing.rows,
         last_date=last_closed_date(season),
     )
     return render(request, T + "classifica.html", ctx)

@@ -328,7 +328,7 @@ def test_the_documents_show_who_confirmed(client, members, turno):
 
 
 def test_a_ramino_verbale_is_confirmed_and_a_reopen_clears_it(client, segretario, members):
-    from scoring.exports.games import verbale_rows
+    from scoring.selectors_games import verbale_rows
     from scoring.services.games import (
         game_smazzata_record,
         game_turni,

@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl.utils import get_column_letter
 
-from scoring.exports.games import verbale_rows
 from scoring.models import Player, Seat, Smazzata
+from scoring.selectors_games import verbale_rows
 from scoring.services.games import game_penalita_add, game_smazzata_record, game_turno_close
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start

@@ -1,0 +1,233 @@
+"""Reads of a game kept by the generic ledger (every game but C.A.F.), and the read models of its
+documents. Nothing here computes a point: the season's game system does.
+
+- :func:`game_turni`, :func:`game_record`: the turni loaded in a fixed number of queries, and a
+  stored turno as its system's interchange record (the engine's input). The services, the
+  documents and the scoreboard read the database through these.
+- :func:`verbale_rows` -> :class:`GameVerbale`: the Verbale di Turno (the web page, the PDF and
+  the XLSX of :mod:`scoring.exports.games`, the stored documents, the mail).
+- :func:`game_classifica` -> :class:`GameClassifica`: the season's standing as stored (the
+  Classifica page, its PDF, XLSX and CSV, the scoreboard's standing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
+
+from scoring import formatting
+from scoring.models import Penalita, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.records import record_names, seat_names
+from scoring.selectors_confirmations import confirmation_lines
+
+
+def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
+    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
+    qs = queryset if queryset is not None else Turno.objects.all()
+    return qs.select_related(
+        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
+    ).prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
+        Prefetch(
+            "smazzate",
+            queryset=Smazzata.objects.select_related("caller", "dealer")
+            .prefetch_related(Prefetch("results", queryset=Result.objects.select_related("player")))
+            .order_by("number"),
+        ),
+        Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
+    )
+
+
+def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
+    """A stored turno as its system's interchange record (players by their current name, in seat
+    order; the smazzate's records are stored by seat, :mod:`scoring.records`)."""
+    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    if tiebreak is None:
+        ranked = sorted(
+            (s for s in seats if s.tiebreak_rank is not None), key=lambda s: s.tiebreak_rank
+        )
+        tiebreak = [s.player.name for s in ranked]
+    system, names = turno.season.system, seat_names(seats)
+    record: dict[str, Any] = {
+        "date": turno.giornata.date.isoformat(),
+        "number": turno.number,
+        "players": [s.player.name for s in seats],
+        "first_dealer": turno.first_dealer.name,
+        "smazzate": [
+            record_names(system, sm.record, names)
+            for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
+        ],
+        "tiebreak": list(tiebreak),
+    }
+    if takes_penalties(turno.season.system):
+        record["penalties"] = [
+            {"player": p.player.name, "points": p.points, "article": p.article, "reason": p.reason}
+            for p in sorted(turno.penalita.all(), key=lambda p: p.pk)
+        ]
+    return record
+
+
+def takes_penalties(system: Any) -> bool:
+    """Does the game count penalità in the turno total (the King family, §0.5)?"""
+    return system.takes_penalties
+
+
+@dataclass
+class GameVerbale:
+    """Everything the Verbale of a generic turno shows, in order."""
+
+    club: str
+    season: str
+    game: str
+    title: str
+    date: Any
+    number: int
+    table: str
+    first_dealer: str
+    verbale_number: int | None
+    closed: bool
+    players: list[str]
+    rows: list[dict[str, Any]]  # number, dealer, line, points (per player, None if not in play)
+    totals: list[int]
+    columns: list[tuple[str, str]]  # the system's per-player figures of a closed turno
+    results: list[dict[str, Any]]  # place, player, total, values (in ``columns`` order)
+    reopens: list[str] = field(default_factory=list)
+    confirmations: list[str] = field(default_factory=list)  # who confirmed or contested
+    penalties: list[str] = field(default_factory=list)
+    balance: int | None = None  # the zero-sum check, where the game has one
+    # the game's own list layout where its system keeps one (the Skat Spielliste: running totals
+    # per player, the Seeger-Fabian evaluation); None for the generic grid above
+    sheet: dict[str, Any] | None = None
+
+
+def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
+    """The system's own list (``system.sheet(rules, turno)``) with every per-player map turned
+    into a list in seat order, ready for a template or a spreadsheet; None without one."""
+    raw = system.sheet(rules, record) if system.has_sheet else None
+    if raw is None:
+        return None
+    players = record["players"]
+    summary = []
+    for row in raw["summary"]:
+        g = row.get("won") or row.get("counts")
+        v = row.get("lost")
+        summary.append(
+            {
+                **row,
+                "cells": [
+                    {
+                        "value": row["values"][p],
+                        "g": g[p] if g is not None else None,
+                        "v": v[p] if v is not None else None,
+                    }
+                    for p in players
+                ],
+            }
+        )
+    return {**raw, "summary": summary}
+
+
+def verbale_rows(turno: Turno) -> GameVerbale:
+    """The one row source of a generic turno's Verbale (web, PDF and XLSX read it)."""
+    season = turno.season
+    system, rules = season.system, season.game_rules
+    record = game_record(turno)
+    running = system.score_running(rules, record)
+    players = record["players"]
+    seats = sorted(turno.seats.all(), key=lambda s: (s.place or 99, s.position))
+    columns = system.turno_columns()
+    return GameVerbale(
+        club=settings.CLUB_NAME,
+        season=season.name,
+        game=system.label,
+        title=_("Verbale di Turno"),
+        date=turno.giornata.date,
+        number=turno.number,
+        table=turno.table,
+        first_dealer=turno.first_dealer.name,
+        verbale_number=turno.verbale_number,
+        closed=not turno.is_open,
+        players=players,
+        rows=[
+            {
+                "number": s["number"],
+                "dealer": s["dealer"],
+                "line": system.describe(s),
+                "points": [s["points"].get(p) for p in players],
+            }
+            for s in running["smazzate"]
+        ],
+        totals=[running["totals"].get(p, 0) for p in players],
+        balance=running.get("balance"),
+        sheet=sheet_of(system, rules, record),
+        columns=columns,
+        results=[
+            {
+                "place": seat.place,
+                "player": seat.player.name,
+                "total": seat.total,
+                "values": [seat.extra.get(key, "") for key, _label in columns],
+            }
+            for seat in seats
+            if not turno.is_open
+        ],
+        reopens=[
+            _("riaperto il %(date)s da %(user)s: %(reason)s")
+            % {
+                "date": formatting.moment(e.at),
+                "user": e.user.get_username() if e.user else "—",
+                "reason": e.reason,
+            }
+            for e in turno.events.filter(kind="reopen").select_related("user")
+        ],
+        confirmations=confirmation_lines(turno.pk),
+        penalties=[
+            f"{p['player']} {p['points']:+d} (art. {p['article']}"
+            + (f": {p['reason']})" if p.get("reason") else ")")
+            for p in record.get("penalties", [])
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class GameStandingRow:
+    place: int
+    player: str
+    player_id: int
+    movement: int | None  # places gained since the last giornata (None: no earlier place)
+    values: list[Any]  # the stored figures, in the order of ``GameClassifica.columns``
+
+
+@dataclass(frozen=True)
+class GameClassifica:
+    """A generic season's standing as stored by its last close, in the system's columns."""
+
+    club: str
+    season: str
+    game: str
+    columns: list[tuple[str, str]]  # (key, label) of the system's standing columns
+    rows: list[GameStandingRow]  # in the system's display order
+
+
+def game_classifica(season: Season) -> GameClassifica:
+    """The one row source of a generic season's standing (page, PDF, XLSX, CSV, scoreboard)."""
+    system = season.system
+    columns = system.standing_columns()
+    rows = [
+        GameStandingRow(
+            place=st.place,
+            player=st.player.name,
+            player_id=st.player_id,
+            movement=None if st.previous_place is None else st.previous_place - st.place,
+            values=[st.extra.get(key, "") for key, _label in columns],
+        )
+        for st in Standing.objects.filter(season=season)
+        .select_related("player")
+        .order_by("place", "id")  # stored in the system's display order
+    ]
+    return GameClassifica(settings.CLUB_NAME, season.name, system.label, columns, rows)
