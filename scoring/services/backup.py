@@ -41,14 +41,17 @@ from scoring.models import (
     Turno,
 )
 from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
 from scoring.rules.ruleset import json_strings
 from scoring.rules.systems import is_generic, systems
+from scoring.rules.text import TextError, clean_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
 from scoring.services.games import game_differences
+from scoring.services.interchange import season_export, season_import
 from scoring.services.jsonstream import Stream, materialize
 from scoring.services.season import player_figures_fill, seat_figures_fill
+from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
 
 BACKUP_FORMAT = "kingclub/v2-backup"
 USER_FIELDS = (
@@ -432,8 +435,6 @@ def _verify_with_engine() -> None:
     """The restored play must be what the engine accepts: the closed turni of each season as
     a whole season, the open ones turno by turno."""
     problems: list[Problem] = []
-    from scoring.services.interchange import season_export
-
     for season in Season.objects.order_by("pk"):
         if season.is_generic:  # its own game replays it: stored figures equal the replay
             try:
@@ -475,8 +476,6 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
 
     Backups of the older ``kingclub/v1-backup`` format are restored by the importer.
     """
-    from scoring.services.interchange import LEGACY_BACKUP_FORMAT, legacy_backup_restore
-
     if isinstance(data, dict) and data.get("format") == LEGACY_BACKUP_FORMAT:
         return legacy_backup_restore(data=data, force=force, user=user)
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
@@ -514,3 +513,114 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
         ) from None
     _verify_with_engine()
     return list(Season.objects.order_by("pk"))
+
+
+# -- the older format: kingclub/v1-backup (its seasons are imported again) ---------------------
+LEGACY_BACKUP_FORMAT = "kingclub/v1-backup"  # written until 2026-11: seasons as kingclub/v1
+
+
+@transaction.atomic
+def legacy_backup_restore(*, data: dict, force: bool = False, user=None) -> list[Season]:
+    """Restore a ``kingclub/v1-backup`` (an older backup: its seasons are imported again)."""
+    if not database_is_empty():
+        if not force:
+            raise RuleViolation(
+                [
+                    Problem(
+                        "DATABASE_NOT_EMPTY",
+                        "il database contiene già dati: il ripristino li sovrascriverebbe "
+                        "(usare --force per cancellarli)",
+                    )
+                ]
+            )
+        wipe_club()
+    members, seasons = _legacy_members(data.get("members")), data.get("seasons") or []
+    if not isinstance(seasons, list) or not all(isinstance(d, dict) for d in seasons):
+        raise RuleViolation([Problem("FORMAT", "seasons: deve essere una lista di stagioni")])
+    Player.objects.bulk_create([Player(name=n, active=a) for n, a in members])
+    restored = []
+    for doc in seasons:
+        season = season_import(data=doc, user=user, current=bool(doc.get("current")))
+        tables = _legacy_tables(doc.get("tables"))
+        for (date, number), table in tables.items():
+            Turno.objects.filter(season=season, giornata__date=date, number=number).update(
+                table=table
+            )
+        open_doc = {"format": FORMAT, "rules": season.rules, "turni": doc.get("open_turni") or []}
+        for t in parse_document(open_doc).turni:
+            turno = turno_start(
+                season=season,
+                date=t.date,
+                players=t.players,
+                first_dealer=t.first_dealer,
+                number=t.number,
+                table=tables.get((t.date, t.number), ""),
+                user=user,
+            )
+            for k, sm in enumerate(t.smazzate, start=1):
+                smazzata_record(
+                    turno=turno,
+                    game=sm.game,
+                    caller=sm.caller,
+                    counts=sm.result,
+                    trump=sm.trump,
+                    number=k,
+                    user=user,
+                )
+            for p in t.penalties:
+                penalita_add(
+                    turno=turno,
+                    player=p.player,
+                    points=p.points,
+                    article=p.article,
+                    reason=p.reason,
+                    user=user,
+                )
+            for sa in t.sanctions:
+                sanction_add(turno=turno, player=sa.player, reason=sa.reason, user=user)
+        restored.append(season)
+    return restored
+
+
+def _legacy_members(raw: Any) -> list[tuple[str, bool]]:
+    """The members of an older backup: (name, active), each name as the club stores it."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise RuleViolation([Problem("FORMAT", "members: deve essere una lista")])
+    members, problems = [], []
+    for i, m in enumerate(raw):
+        where = f"members[{i}]"
+        if not isinstance(m, dict) or not isinstance(m.get("active", True), bool):
+            problems.append(Problem("FORMAT", f"{where}: servono name (testo) e active (bool)"))
+            continue
+        try:
+            members.append((clean_text(m.get("name"), max_length=60), m.get("active", True)))
+        except TextError as exc:
+            problems.append(Problem("TEXT_INVALID", f"{where}.name: {exc}", field="members"))
+    names = [n for n, _ in members]
+    if len(set(names)) != len(names):
+        problems.append(Problem("FORMAT", "members: nomi ripetuti"))
+    if problems:
+        raise RuleViolation(problems)
+    return members
+
+
+def _legacy_tables(raw: Any) -> dict[tuple[dt.date, int], str]:
+    """The tables of an older backup's turni: ``{"2026-11-20#1": "Tavolo 2"}``."""
+    if raw is None:
+        return {}
+    out, problems = {}, []
+    for key, table in raw.items() if isinstance(raw, dict) else [("tables", None)]:
+        date, _, number = key.partition("#")
+        try:
+            if not (number.isdigit() and 1 <= int(number) <= MAX_TURNO_NUMBER):
+                raise ValueError(f"numero di turno non valido: {number!r:.20}")
+            out[(dt.date.fromisoformat(date), int(number))] = clean_text(
+                table, max_length=40, required=False
+            )
+        except (TextError, ValueError) as exc:
+            problems.append(Problem("FORMAT", f"tables[{key!r:.40}]: {exc}", field="tables"))
+    if problems:
+        raise RuleViolation(problems)
+    return out

@@ -43,6 +43,7 @@ from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close
 from scoring.selectors_games import game_record, game_turni
+from scoring.services.close_requests import confirmations_clear  # noqa: F401 (its old home)
 from scoring.services.locks import season_lock_of_turno
 
 PIN_LENGTH = 4
@@ -202,14 +203,6 @@ def _detail(player: Player, via: str) -> str:
     if via == VerbaleConfirmation.PIN:
         return f"{player.name} (al tavolo con il PIN)"
     return player.name
-
-
-def confirmations_clear(*, turno: Turno) -> int:
-    """Called by the reopen services inside their transaction: the Verbale will change, so every
-    confirmation and contestation goes (the audit trail keeps their events)."""
-    CloseRequest.objects.filter(turno=turno).delete()  # left by a close made directly
-    deleted, _by_model = VerbaleConfirmation.objects.filter(turno=turno).delete()
-    return deleted
 
 
 # -- required confirmation: the close waits for the players -------------------------------------

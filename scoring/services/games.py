@@ -33,10 +33,10 @@ from scoring.records import record_seats, seat_names
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.selectors_games import game_record, game_turni, takes_penalties
-from scoring.services.confirmations import confirmations_clear
+from scoring.services.close_requests import confirmations_clear
+from scoring.services.locks import season_require_open
 from scoring.services.news import news_muted, news_turno
 from scoring.services.season import season_create
-from scoring.services.seasons_close import season_require_open
 
 
 def _fail(code: str, message: str, **kw: Any) -> RuleViolation:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from django.db import OperationalError, connection
+from django.utils import timezone
 
 from scoring.models import Season, Turno
 from scoring.rules import Problem, RuleViolation
@@ -69,3 +70,29 @@ def retry_once(func: Callable[P, R]) -> Callable[P, R]:
         raise AssertionError("unreachable")
 
     return wrapper
+
+
+def season_require_open(season: Season | int, *, fresh: bool = False) -> None:
+    """The guard of every write to a season's turni: a closed season is frozen.
+
+    ``fresh`` reads the season's state from the database (after the season's lock), for a
+    caller holding a season instance loaded before the lock."""
+    if fresh or not isinstance(season, Season):
+        pk = season.pk if isinstance(season, Season) else season
+        row = Season.objects.filter(pk=pk).values_list("name", "closed_at").first()
+        if row is None:
+            return
+        name, closed_at = row
+    else:
+        name, closed_at = season.name, season.closed_at
+    if closed_at is not None:
+        raise RuleViolation(
+            [
+                Problem(
+                    "SEASON_CLOSED",
+                    f"la stagione {name} è chiusa (il {timezone.localtime(closed_at):%d/%m/%Y}): "
+                    "non si possono iniziare turni, registrare o correggere smazzate, riaprire "
+                    "turni né cambiarne il regolamento o gli iscritti",
+                )
+            ]
+        )

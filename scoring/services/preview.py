@@ -29,8 +29,7 @@ from scoring.rules import (
 from scoring.rules import Sanction as SanctionRecord
 from scoring.rules import Standing as StandingRecord
 from scoring.rules.season import tally
-from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.seasons_close import season_start_state
+from scoring.selectors import season_start_state, turno_record, turno_with_everything
 
 
 @dataclass(frozen=True)

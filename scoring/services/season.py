@@ -50,8 +50,7 @@ from scoring.rules.text import user_text
 from scoring.selectors import season_start_state, standings_aggregate
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
 from scoring.services.jsonstream import batched
-from scoring.services.locks import season_lock
-from scoring.services.seasons_close import season_require_open
+from scoring.services.locks import season_lock, season_require_open
 
 
 @transaction.atomic

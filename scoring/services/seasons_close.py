@@ -21,6 +21,7 @@ from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.selectors import CARRIED, season_start_state
 from scoring.services.locks import season_lock
+from scoring.services.season import season_create
 
 RESET = "reset"
 SERIES_ORIGINS = (CARRIED, RESET)
@@ -32,28 +33,6 @@ def _fail(code: str, message: str, **kw) -> RuleViolation:
 
 def _user(user):
     return user if user is not None and user.is_authenticated else None
-
-
-def season_require_open(season: Season | int, *, fresh: bool = False) -> None:
-    """The guard of every write to a season's turni: a closed season is frozen.
-
-    ``fresh`` reads the season's state from the database (after the season's lock), for a
-    caller holding a season instance loaded before the lock."""
-    if fresh or not isinstance(season, Season):
-        pk = season.pk if isinstance(season, Season) else season
-        row = Season.objects.filter(pk=pk).values_list("name", "closed_at").first()
-        if row is None:
-            return
-        name, closed_at = row
-    else:
-        name, closed_at = season.name, season.closed_at
-    if closed_at is not None:
-        raise _fail(
-            "SEASON_CLOSED",
-            f"la stagione {name} è chiusa (il {timezone.localtime(closed_at):%d/%m/%Y}): "
-            "non si possono iniziare turni, registrare o correggere smazzate, riaprire turni "
-            "né cambiarne il regolamento o gli iscritti",
-        )
 
 
 def final_series(season: Season) -> dict[str, str]:
@@ -127,8 +106,6 @@ def season_new(
     ended ``source`` in (a closed C.A.F. season; its rule set is copied, so the ladder is the
     same); ``"reset"``: everybody starts from the top (``source``, if given, is recorded as the
     season it follows)."""
-    from scoring.services.season import season_create
-
     if series_origin not in SERIES_ORIGINS:
         raise _fail(
             "SERIES_ORIGIN",

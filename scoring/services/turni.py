@@ -42,11 +42,15 @@ from scoring.rules import Sanction as SanctionRecord
 from scoring.rules.text import user_text
 from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.confirmations import confirmations_clear
+from scoring.services.close_requests import confirmations_clear
 from scoring.services.history import history_created
-from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
+from scoring.services.locks import (
+    retry_once,
+    season_lock,
+    season_lock_of_turno,
+    season_require_open,
+)
 from scoring.services.news import news_turno
-from scoring.services.seasons_close import season_require_open
 
 
 def _fail(code: str, message: str, **kw) -> RuleViolation:

@@ -15,8 +15,8 @@ from scoring.rules import RuleViolation, caf, score_turno
 from scoring.rules.interchange import input_document
 from scoring.rules.records import Penalty
 from scoring.rules.simulator import simulate_turno
+from scoring.services.backup import legacy_backup_restore
 from scoring.services.interchange import (
-    legacy_backup_restore,
     read_document,
     season_export,
     season_export_stream,
