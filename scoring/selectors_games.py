@@ -132,8 +132,17 @@ def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] 
     return {**raw, "summary": summary}
 
 
-def verbale_rows(turno: Turno) -> GameVerbale:
-    """The one row source of a generic turno's Verbale (web, PDF and XLSX read it)."""
+def _reopen_events(turno: Turno) -> list[Any]:
+    events = getattr(turno, "reopen_events", None)
+    if events is None:
+        events = list(turno.events.filter(kind="reopen").select_related("user"))
+    return events
+
+
+def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
+    """The one row source of a generic turno's Verbale (web, PDF and XLSX read it); without
+    ``confirmations`` for the web page, whose confirmations block shows them with its buttons.
+    The reopenings are read from ``turno.reopen_events`` when the caller loaded them."""
     season = turno.season
     system, rules = season.system, season.game_rules
     record = game_record(turno)
@@ -183,9 +192,9 @@ def verbale_rows(turno: Turno) -> GameVerbale:
                 "user": e.user.get_username() if e.user else "—",
                 "reason": e.reason,
             }
-            for e in turno.events.filter(kind="reopen").select_related("user")
+            for e in _reopen_events(turno)
         ],
-        confirmations=confirmation_lines(turno.pk),
+        confirmations=confirmation_lines(turno.pk) if confirmations else [],
         penalties=[
             f"{p['player']} {p['points']:+d} (art. {p['article']}"
             + (f": {p['reason']})" if p.get("reason") else ")")

@@ -28,8 +28,8 @@ from scoring.selectors_games import (
     game_classifica,
     game_record,
     game_turni,
-    sheet_of,
     takes_penalties,
+    verbale_rows,
 )
 from scoring.services.games import (
     game_penalita_add,
@@ -453,31 +453,23 @@ def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
     the totals, the places and the system's figures, the reopenings with their reasons."""
     turno = _turno(pk)
     system, rules = turno.season.system, turno.season.game_rules
-    record = game_record(turno)
-    running = system.score_running(rules, record)
-    players = record["players"]
-    seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    turno.reopen_events = list(turno.events.filter(kind="reopen").select_related("user"))
+    # the Verbale's read model, as the PDF and the workbook print it (the confirmations: the
+    # block of the template tag, with the player's buttons)
+    v = verbale_rows(turno, confirmations=False)
     ctx = {
         "turno": turno,
         "season": turno.season,
         "system": system,
-        "players": players,
-        "smazzate": [
-            {
-                "number": s["number"],
-                "dealer": s["dealer"],
-                "line": system.describe(s),
-                "points": [s["points"].get(p) for p in players],
-            }
-            for s in running["smazzate"]
-        ],
-        "totals": [running["totals"].get(p, 0) for p in players],
-        "balance": running.get("balance"),
-        "sheet": sheet_of(system, rules, record),
-        "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
-        "columns": system.turno_columns(),
-        "step": system.next_step(rules, record),
-        "reopens": list(turno.events.filter(kind="reopen").select_related("user")),
+        "players": v.players,
+        "smazzate": v.rows,
+        "totals": v.totals,
+        "balance": v.balance,
+        "sheet": v.sheet,
+        "results": v.results,
+        "columns": v.columns,
+        "step": system.next_step(rules, game_record(turno)),
+        "reopens": turno.reopen_events,
     }
     return render(request, T + "turno.html", ctx)
 
