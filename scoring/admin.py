@@ -43,7 +43,12 @@ from scoring.models import (
 from scoring.rules import RuleSet, RuleSetError, RuleViolation
 from scoring.rules.ruleset import default_ruleset_dict
 from scoring.rules.systems import get_system, is_generic, systems
-from scoring.services.season import enrollment_add, enrollment_remove, season_rules_update
+from scoring.services.season import (
+    enrollment_add,
+    enrollment_remove,
+    season_rules_update,
+    seasons_of_player_bump,
+)
 
 
 class ViewOnly:
@@ -156,8 +161,6 @@ class PlayerAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change and "name" in form.changed_data:  # the name is on the cached Classifiche
-            from scoring.services.season import seasons_of_player_bump
-
             seasons_of_player_bump(player_id=obj.pk)
 
 

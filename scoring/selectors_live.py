@@ -30,6 +30,7 @@ from django.utils import timezone
 from scoring import formatting
 from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
 from scoring.rules import progress_of, score_turno
+from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_classifica, game_record, game_turni
 from scoring.verbale import classifica, game_label, verbale
@@ -341,8 +342,6 @@ def board(turni: QuerySet[Turno]) -> Board:
 
 
 def _kinds(turni: QuerySet[Turno]) -> list[tuple[int, bool]]:
-    from scoring.rules.systems import get_system, is_generic
-
     return [
         (pk, is_generic(get_system(code)))
         for pk, code in turni.values_list("pk", "season__ruleset_code")

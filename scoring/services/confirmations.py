@@ -38,13 +38,16 @@ from scoring.models import (
     TurnoEvent,
     VerbaleConfirmation,
 )
-from scoring.rules import Problem, RuleViolation
+from scoring.rules import Problem, RuleViolation, score_turno
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close
 from scoring.selectors_games import game_record, game_turni
 from scoring.services.close_requests import confirmations_clear  # noqa: F401 (its old home)
+from scoring.services.games import game_turno_close
 from scoring.services.locks import season_lock_of_turno
+from scoring.services.season import season_version_bump
+from scoring.services.turni import turno_close
 
 PIN_LENGTH = 4
 PIN_MAX_TRIES = 5
@@ -194,8 +197,6 @@ def _flags_changed(t: Turno) -> None:
     """The Classifica's footnote lists the contested turni and those waiting for confirmation,
     the Verbale prints its confirmations: a new version of the season, so no worker serves a
     page or a stored document kept under the old one."""
-    from scoring.services.season import season_version_bump
-
     season_version_bump(season=t.season)
 
 
@@ -233,8 +234,6 @@ def turno_close_request(
 ) -> CloseRequest:
     """The segretario closes a turno of a season where the players must confirm: the engine
     checks the close would succeed, nothing is closed yet; the turno waits for the players."""
-    from scoring.rules import score_turno
-
     pk = turno.pk if isinstance(turno, Turno) else turno
     season_lock_of_turno(pk)
     t = Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
@@ -312,12 +311,8 @@ def _close_when_confirmed(t: Turno) -> None:
     tiebreak, by = request.tiebreak, request.requested_by
     request.delete()
     if t.season.is_generic:
-        from scoring.services.games import game_turno_close
-
         game_turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
     else:
-        from scoring.services.turni import turno_close
-
         turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
 
 

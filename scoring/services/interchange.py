@@ -43,6 +43,7 @@ from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.turno import score_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows, pks_by
+from scoring.services.games import game_season_export_stream, game_season_import
 from scoring.services.history import history_for_import
 from scoring.services.jsonread import DocumentFile
 from scoring.services.jsonstream import Stream, batched, materialize
@@ -118,8 +119,6 @@ TurniSource = Callable[[], Iterable[Any]]
 def season_import(*, data: Any, user=None, current: bool | None = None) -> Season:
     """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named)."""
     if isinstance(data, dict) and is_generic(system_of_document(data)):
-        from scoring.services.games import game_season_import
-
         return game_season_import(data=data, user=user, current=bool(current))
     if not isinstance(data, dict):
         raise RuleViolation([NOT_AN_OBJECT])
@@ -443,8 +442,6 @@ def season_export_stream(*, season: Season, include_open: bool = False) -> dict[
     """The season as a ``kingclub/v1`` input document whose turni are a :class:`Stream` read
     from the database batch by batch (write it with :func:`jsonstream.write_json`)."""
     if season.is_generic:
-        from scoring.services.games import game_season_export_stream
-
         return game_season_export_stream(season=season, include_open=include_open)
     roster = list(
         Enrollment.objects.filter(season=season)

@@ -39,6 +39,7 @@ from scoring.rules import Standing as StandingRecord
 from scoring.rules.records import GiornataOutcome
 from scoring.rules.season import add_figures, league_line, season_figures
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.services.games import game_differences
 from scoring.services.season import CHART_LEADERS
 from scoring.services.seasons_close import CARRIED, final_series, season_start_state
 
@@ -204,8 +205,6 @@ def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | 
 def season_differences(*, season: Season) -> list[Difference]:
     """One season replayed from its closed turni: every stored value that differs."""
     if season.is_generic:  # replayed by its own game system
-        from scoring.services.games import game_differences
-
         return game_differences(season)
     out = _Collector(season)
     rules = season.ruleset

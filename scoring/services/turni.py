@@ -43,6 +43,7 @@ from scoring.rules.text import user_text
 from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.close_requests import confirmations_clear
+from scoring.services.games import check_header
 from scoring.services.history import history_created
 from scoring.services.locks import (
     retry_once,
@@ -51,6 +52,7 @@ from scoring.services.locks import (
     season_require_open,
 )
 from scoring.services.news import news_turno
+from scoring.services.season import season_recompute
 
 
 def _fail(code: str, message: str, **kw) -> RuleViolation:
@@ -115,8 +117,6 @@ def turno_start(
     """Open a turno: the table's players in seat order and the first dealer (SPEC §3.1)."""
     table = user_text(table, field="table", label="tavolo", max_length=40, required=False)
     if season.is_generic:  # the season's system checks its own table
-        from scoring.services.games import check_header
-
         problems = check_header(season, players, first_dealer)
     else:
         problems = check_turno_header(season.ruleset, list(players), first_dealer)
@@ -170,8 +170,6 @@ def turno_start(
     if len(enrolled) < len(players) and season.standings.exists():
         # a late joiner takes the lowest score of every earlier giornata (SPEC §8.1) and a row
         # of the Classifica, as every member has once the table is written
-        from scoring.services.season import season_recompute
-
         season_recompute(season=season)
     return turno
 
@@ -464,8 +462,6 @@ def turno_close(
 
     ``tiebreak`` is the spareggio order; None keeps the one recorded before (after a reopen).
     """
-    from scoring.services.season import season_recompute
-
     season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
     _require_open(turno)
@@ -506,8 +502,6 @@ def turno_close(
 @transaction.atomic
 def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
     """Reopen a closed turno with a reason (kept); the season is recomputed from its giornata."""
-    from scoring.services.season import season_recompute
-
     season_lock_of_turno(turno)
     turno = _lock(turno)
     season_require_open(turno.season)

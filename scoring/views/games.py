@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.forms import PenalitaForm, ReopenForm
-from scoring.models import Smazzata, Turno
+from scoring.models import Result, Seat, Smazzata, Standing, Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
@@ -31,6 +31,7 @@ from scoring.selectors_games import (
     takes_penalties,
     verbale_rows,
 )
+from scoring.services.confirmations import turno_close_request
 from scoring.services.games import (
     game_penalita_add,
     game_penalita_remove,
@@ -40,6 +41,8 @@ from scoring.services.games import (
     game_turno_close,
     game_turno_reopen,
 )
+from scoring.verbale import last_closed_date
+from scoring.views.confirm import CLOSE_REQUESTED
 
 T = "scoring/games/"
 
@@ -403,9 +406,6 @@ def game_close(request: HttpRequest, pk: int) -> HttpResponse:
     tiebreak = [name for name in order if name] or None
     try:
         if turno.season.confirmation_required:  # the close waits for the players
-            from scoring.services.confirmations import turno_close_request
-            from scoring.views.confirm import CLOSE_REQUESTED
-
             turno_close_request(turno=turno, tiebreak=tiebreak, user=request.user)
             messages.success(request, CLOSE_REQUESTED())
             return redirect(_live_url(pk))
@@ -436,8 +436,6 @@ def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 # -- the members' pages of a generic season (called by scoring.views.public) ---------------------
 def classifica_page(request: HttpRequest, season, ctx: dict[str, Any]) -> HttpResponse:
     """The season's standing, in the columns its game system names."""
-    from scoring.verbale import last_closed_date
-
     standing = game_classifica(season)
     ctx.update(
         system=season.system,
@@ -478,8 +476,6 @@ def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> Ht
     """A member's season in a generic game: the standing row, every turno, and per game code
     (contract, close, game type) how often they chose it and their average points."""
     from django.db.models import Avg, Count
-
-    from scoring.models import Result, Seat, Standing
 
     standing = Standing.objects.filter(season=season, player=member).first()
     columns = season.system.standing_columns()

@@ -44,6 +44,7 @@ from scoring.selectors import (
     turno_state,
     turno_state_of,
 )
+from scoring.services.confirmations import turno_close_request
 from scoring.services.preview import ClosePreview, close_preview, is_backdated
 from scoring.services.turni import (
     penalita_add,
@@ -737,8 +738,6 @@ def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
             preview = close_preview(turno=pk, tiebreak=form.tiebreak())
             return _render_live(request, state, close_form=form, close_preview=preview)
         if state.turno.season.confirmation_required:  # the close waits for the players
-            from scoring.services.confirmations import turno_close_request
-
             turno_close_request(turno=pk, tiebreak=form.tiebreak(), user=request.user)
             messages.success(request, CLOSE_REQUESTED())
             return redirect(_live_url(pk))
