@@ -38,10 +38,10 @@ from scoring.rules import Sanction as SanctionRecord
 from scoring.rules import Standing as StandingRecord
 from scoring.rules.records import GiornataOutcome
 from scoring.rules.season import add_figures, league_line, season_figures
-from scoring.selectors import turno_record, turno_with_everything
+from scoring.selectors import CARRIED, season_start_state, turno_record, turno_with_everything
 from scoring.services.games import game_differences
 from scoring.services.season import CHART_LEADERS
-from scoring.services.seasons_close import CARRIED, final_series, season_start_state
+from scoring.services.seasons_close import final_series
 
 
 @dataclass(frozen=True)
