@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..problems import Problem, RuleViolation
+from ..ranking import competition_places
 from ..turno import PENALTY_LIMIT
 from .classico import Classico
 from .internazionale import Internazionale
@@ -175,7 +176,7 @@ def replay(rules: KingRules, head: Head, *, require_complete: bool = True) -> Re
 
 def places(totals: Mapping[str, int]) -> dict[str, int]:
     """1 + the number of players with a strictly higher total (ties share the place)."""
-    return {p: 1 + sum(1 for q in totals.values() if q > t) for p, t in totals.items()}
+    return competition_places(totals)
 
 
 def matchpoints(totals: Mapping[str, int]) -> dict[str, int]:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
+from ..ranking import competition_places
 from .match import MatchState, check_hand, fees, places, play_hand
 from .rules import RaminoRules, build_rules
 
@@ -130,9 +131,10 @@ def standing(roster: Sequence[str], scored: Sequence[Mapping[str, Any]]) -> list
             played[p] += 1
             wins[p] += place == 1
     rows = sorted(names, key=lambda p: (-points[p], -wins[p], p))
+    place = competition_places(points)
     return [
         {
-            "place": 1 + sum(points[q] > points[p] for q in names),
+            "place": place[p],
             "player": p,
             "league_points": points[p],
             "turni": played[p],

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..ranking import competition_places
+
 
 def standing(roster: Sequence[str], scored: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The season's rows in display order from scored lists (:func:`.lista.score_list` output).
@@ -29,6 +31,6 @@ def standing(roster: Sequence[str], scored: Sequence[Mapping[str, Any]]) -> list
     def key(row: Mapping[str, Any]) -> tuple[int, int, int]:
         return (row["list_points"], row["won"], -row["lost"])
 
-    for row in rows.values():
-        row["place"] = 1 + sum(1 for other in rows.values() if key(other) > key(row))
+    for p, place in competition_places({p: key(row) for p, row in rows.items()}).items():
+        rows[p]["place"] = place
     return sorted(rows.values(), key=lambda r: (r["place"], r["player"]))
