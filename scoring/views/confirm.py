@@ -244,8 +244,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 urlpatterns = [
-    path("turni/<int:pk>/conferma/", confirm, name="confirm"),
-    path("turni/<int:pk>/conferma-al-tavolo/", at_table, name="confirm_at_table"),
-    path("turni/<int:pk>/annulla-chiusura/", close_cancel, name="close_cancel"),
+    path("turni/<pk:pk>/conferma/", confirm, name="confirm"),
+    path("turni/<pk:pk>/conferma-al-tavolo/", at_table, name="confirm_at_table"),
+    path("turni/<pk:pk>/annulla-chiusura/", close_cancel, name="close_cancel"),
     path("profilo/", profile, name="profile"),
 ]

@@ -163,12 +163,12 @@ def turni_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("turni/<int:pk>/verbale.pdf", turno_pdf, name="turno_pdf"),
-    path("turni/<int:pk>/verbale.xlsx", turno_xlsx, name="turno_xlsx"),
-    path("classifica/<int:season_pk>/classifica.pdf", classifica_pdf_view, name="classifica_pdf"),
+    path("turni/<pk:pk>/verbale.pdf", turno_pdf, name="turno_pdf"),
+    path("turni/<pk:pk>/verbale.xlsx", turno_xlsx, name="turno_xlsx"),
+    path("classifica/<pk:season_pk>/classifica.pdf", classifica_pdf_view, name="classifica_pdf"),
     path(
-        "classifica/<int:season_pk>/classifica.xlsx", classifica_xlsx_view, name="classifica_xlsx"
+        "classifica/<pk:season_pk>/classifica.xlsx", classifica_xlsx_view, name="classifica_xlsx"
     ),
-    path("classifica/<int:season_pk>/classifica.csv", classifica_csv_view, name="classifica_csv"),
-    path("turni/stagione/<int:season_pk>/turni.csv", turni_csv_view, name="turni_csv"),
+    path("classifica/<pk:season_pk>/classifica.csv", classifica_csv_view, name="classifica_csv"),
+    path("turni/stagione/<pk:season_pk>/turni.csv", turni_csv_view, name="turni_csv"),
 ]

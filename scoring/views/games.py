@@ -554,15 +554,15 @@ def game_penalita_remove_view(request: HttpRequest, pk: int, penalita_pk: int) -
 
 
 urlpatterns = [
-    path("segreteria/partite/<int:pk>/penalita/", game_penalita, name="game_penalita"),
+    path("segreteria/partite/<pk:pk>/penalita/", game_penalita, name="game_penalita"),
     path(
-        "segreteria/partite/<int:pk>/penalita/<int:penalita_pk>/elimina/",
+        "segreteria/partite/<pk:pk>/penalita/<pk:penalita_pk>/elimina/",
         game_penalita_remove_view,
         name="game_penalita_remove",
     ),
-    path("segreteria/partite/<int:pk>/smazzata/", game_smazzata, name="game_smazzata"),
-    path("segreteria/partite/<int:pk>/anteprima/", game_preview, name="game_preview"),
-    path("segreteria/partite/<int:pk>/annulla/", game_undo, name="game_undo"),
-    path("segreteria/partite/<int:pk>/chiudi/", game_close, name="game_close"),
-    path("segreteria/partite/<int:pk>/riapri/", game_reopen, name="game_reopen"),
+    path("segreteria/partite/<pk:pk>/smazzata/", game_smazzata, name="game_smazzata"),
+    path("segreteria/partite/<pk:pk>/anteprima/", game_preview, name="game_preview"),
+    path("segreteria/partite/<pk:pk>/annulla/", game_undo, name="game_undo"),
+    path("segreteria/partite/<pk:pk>/chiudi/", game_close, name="game_close"),
+    path("segreteria/partite/<pk:pk>/riapri/", game_reopen, name="game_reopen"),
 ]

@@ -171,7 +171,7 @@ def season_new_view(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("albo/", albo, name="albo"),
-    path("giocatori/<int:pk>/storia/", player_history, name="player_history"),
+    path("giocatori/<pk:pk>/storia/", player_history, name="player_history"),
     path("segreteria/stagioni/nuova/", season_new_view, name="season_new"),
-    path("segreteria/stagioni/<int:pk>/chiudi/", season_close_view, name="season_close"),
+    path("segreteria/stagioni/<pk:pk>/chiudi/", season_close_view, name="season_close"),
 ]

@@ -155,6 +155,6 @@ def live_turno_poll(request: HttpRequest, pk: int) -> HttpResponse:
 urlpatterns = [
     path("live/", live, name="live"),
     path("live/poll/", live_poll, name="live_poll"),
-    path("live/turno/<int:pk>/", live_turno, name="live_turno"),
-    path("live/turno/<int:pk>/poll/", live_turno_poll, name="live_turno_poll"),
+    path("live/turno/<pk:pk>/", live_turno, name="live_turno"),
+    path("live/turno/<pk:pk>/poll/", live_turno_poll, name="live_turno_poll"),
 ]

@@ -545,10 +545,10 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
 urlpatterns = [
     path("", home, name="home"),
     path("classifica/", classifica_view, name="classifica"),
-    path("classifica/<int:season_pk>/", classifica_view, name="classifica"),
+    path("classifica/<pk:season_pk>/", classifica_view, name="classifica"),
     path("serie/", serie, name="serie"),
     path("turni/", turni, name="turni"),
-    path("turni/<int:pk>/", turno, name="turno"),
+    path("turni/<pk:pk>/", turno, name="turno"),
     path("giocatori/", players, name="players"),
-    path("giocatori/<int:pk>/", player, name="player"),
+    path("giocatori/<pk:pk>/", player, name="player"),
 ]

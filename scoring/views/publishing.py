@@ -36,5 +36,5 @@ def season_publish_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("segreteria/stagioni/<int:pk>/pubblica/", season_publish_view, name="season_publish"),
+    path("segreteria/stagioni/<pk:pk>/pubblica/", season_publish_view, name="season_publish"),
 ]
