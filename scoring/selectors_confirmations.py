@@ -4,16 +4,21 @@ close request. Reads only: the writes are :mod:`scoring.services.confirmations`.
 
 Built here, read by: :func:`confirmation_lines` -> ``Verbale.confirmations`` and
 ``GameVerbale.confirmations`` (web page, PDF, XLSX, stored documents); :func:`flagged_turni` ->
-the Classifica's footnote and the segreteria dashboard (``templatetags/club_room.py``).
+the Classifica's footnote and the segreteria dashboard; :func:`confirmation_block` -> the
+Verbale page's confirmations block; :func:`close_notice` -> the live screen's "waiting for the
+players" notice (the last three through ``templatetags/club_room.py``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import formatting
-from scoring.models import CloseRequest, Season, Turno, VerbaleConfirmation
+from scoring.models import CloseRequest, Season, Seat, Turno, VerbaleConfirmation
 
 
 def pending_close(turno: Turno) -> CloseRequest | None:
@@ -96,3 +101,52 @@ def confirmation_lines(turno_id: int) -> list[str]:
             text += " " + _("(al tavolo con il PIN)")
         lines.append(text)
     return lines
+
+
+@dataclass(frozen=True)
+class ConfirmationBlock:
+    """The Verbale's confirmations block as one reader sees it."""
+
+    pending: CloseRequest | None  # the close waits for the players' confirmations
+    seats: int  # players at the table (counted only while a close is pending)
+    confirmed: int
+    rows: list[VerbaleConfirmation]  # oldest first
+    mine: VerbaleConfirmation | None  # the reader's own confirmation or contestation
+    can_answer: bool  # the reader played the turno and may confirm or contest now
+    contested: bool
+
+
+def confirmation_block(turno: Turno, user: Any) -> ConfirmationBlock:
+    """Who confirmed or contested the turno's Verbale, and what ``user`` may do about it."""
+    rows = list(
+        VerbaleConfirmation.objects.filter(turno=turno).select_related("player").order_by("at")
+    )
+    mine = None
+    can_answer = False
+    pending = pending_close(turno) if turno.is_open else None
+    if user is not None and user.is_authenticated and (pending or not turno.is_open):
+        seat = Seat.objects.filter(turno=turno, player__user=user).select_related("player").first()
+        if seat is not None:
+            can_answer = True
+            mine = next((r for r in rows if r.player_id == seat.player_id), None)
+    return ConfirmationBlock(
+        pending=pending,
+        seats=Seat.objects.filter(turno=turno).count() if pending else 0,
+        confirmed=sum(r.verdict == VerbaleConfirmation.CONFIRMED for r in rows),
+        rows=rows,
+        mine=mine,
+        can_answer=can_answer,
+        contested=any(r.verdict == VerbaleConfirmation.CONTESTED for r in rows),
+    )
+
+
+def close_notice(turno: Turno) -> tuple[CloseRequest | None, int, int]:
+    """(the pending close request, players who confirmed, players at the table) of a turno
+    waiting for its players' confirmation; (None, 0, 0) otherwise."""
+    pending = pending_close(turno) if turno.is_open else None
+    if pending is None:
+        return None, 0, 0
+    confirmed = VerbaleConfirmation.objects.filter(
+        turno=turno, verdict=VerbaleConfirmation.CONFIRMED
+    ).count()
+    return pending, confirmed, Seat.objects.filter(turno=turno).count()
