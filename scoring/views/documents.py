@@ -166,9 +166,7 @@ urlpatterns = [
     path("turni/<pk:pk>/verbale.pdf", turno_pdf, name="turno_pdf"),
     path("turni/<pk:pk>/verbale.xlsx", turno_xlsx, name="turno_xlsx"),
     path("classifica/<pk:season_pk>/classifica.pdf", classifica_pdf_view, name="classifica_pdf"),
-    path(
-        "classifica/<pk:season_pk>/classifica.xlsx", classifica_xlsx_view, name="classifica_xlsx"
-    ),
+    path("classifica/<pk:season_pk>/classifica.xlsx", classifica_xlsx_view, name="classifica_xlsx"),
     path("classifica/<pk:season_pk>/classifica.csv", classifica_csv_view, name="classifica_csv"),
     path("turni/stagione/<pk:season_pk>/turni.csv", turni_csv_view, name="turni_csv"),
 ]
