@@ -94,6 +94,37 @@ class ProblemFormMixin:
 
 
 # -- start a turno -----------------------------------------------------------------------------
+def table_count(sizes: Sequence[int]) -> str:
+    """How many players a table takes, as the form says it: "4", "3 o 4", "da 3 a 7"."""
+    sizes = sorted(sizes)
+    if len(sizes) == 1:
+        return str(sizes[0])
+    if len(sizes) == 2:
+        return gettext("%(a)s o %(b)s") % {"a": sizes[0], "b": sizes[1]}
+    return gettext("da %(min)s a %(max)s") % {"min": sizes[0], "max": sizes[-1]}
+
+
+def season_table(season: Season) -> dict[str, str | list[int]]:
+    """The table a season's game takes, from its rules: the player counts and the direction in
+    which the seats are listed (the legend and the help of the new-turno form)."""
+    system = season.system
+    rules = season.ruleset if not season.is_generic else season.game_rules
+    sizes = list(system.table_sizes(rules))
+    clockwise = system.direction == "clockwise"
+    direction = gettext("senso orario") if clockwise else gettext("senso antiorario")
+    return {
+        "sizes": sizes,
+        "legend": gettext("Giocatori in ordine di posto (%(direction)s), %(count)s")
+        % {"direction": direction, "count": table_count(sizes)},
+        "help": gettext(
+            "Scegliere un socio per ogni posto occupato, nell'ordine in cui siedono girando in "
+            "%(direction)s; i posti vuoti sono ignorati. Un socio nuovo si aggiunge scrivendone "
+            "il nome."
+        )
+        % {"direction": direction},
+    }
+
+
 class TurnoStartForm(ProblemFormMixin, forms.Form):
     """Season, date, table, up to seven seats in counterclockwise order, the first dealer."""
 
@@ -170,6 +201,8 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
             open_seasons.filter(is_current=True).first() or open_seasons.first()
         )
         self.fields["season"].label_from_instance = lambda s: f"{s.name} · {s.system.label}"
+        # the table each open season's game takes (a script follows the chosen season)
+        self.tables = {str(s.pk): season_table(s) for s in open_seasons}
         self.fields["date"].initial = timezone.localdate()
         self.seat_names: list[tuple[int, str]] = []  # (seat number, player name), filled only
         self.new_names: list[str] = []
@@ -186,6 +219,19 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
     @property
     def last_closed_json(self) -> str:
         return json.dumps(self.last_closed)
+
+    @property
+    def tables_json(self) -> str:
+        return json.dumps(self.tables)
+
+    @property
+    def seating(self) -> dict[str, str | list[int]] | None:
+        """The table of the season chosen (posted, or the initial one)."""
+        chosen = self.data.get("season") if self.is_bound else None
+        if chosen is None:
+            initial = self.fields["season"].initial
+            chosen = initial.pk if initial is not None else None
+        return self.tables.get(str(chosen)) or next(iter(self.tables.values()), None)
 
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         return [(i, self[f"seat_{i}"], self[f"seat_{i}_new"]) for i in range(1, MAX_SEATS + 1)]

@@ -45,6 +45,10 @@ class CafSystem(BaseSystem):
     takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)
     series_ladder = True  # Serie A, B, ... (SPEC §7)
     giornata_chained = True  # series, absences and a late joiner's lowest score (SPEC §8)
+    direction = "counterclockwise"  # SPEC §3.1
+
+    def table_sizes(self, rules: RuleSet) -> tuple[int, ...]:
+        return tuple(range(rules.min_players, rules.max_players + 1))
 
     def default_rules(self) -> dict[str, Any]:
         return default_ruleset_dict()

@@ -44,6 +44,12 @@ class GameSystem(Protocol):
     code: str  # the rule-set code of the interchange format ("caf", "le-king", "skat-isko"...)
     label: str  # the game's name as a club writes it ("King C.A.F.", "Le King", "Skat")
 
+    direction: str  # the order of the seats: "clockwise" or "counterclockwise" (its SPEC)
+
+    def table_sizes(self, rules: Any) -> tuple[int, ...]:
+        """How many players a table of this rule set may have (ascending)."""
+        ...
+
     def default_rules(self) -> dict[str, Any]:
         """The rule-set table with every default (the data a club copies and edits)."""
         ...

@@ -41,6 +41,7 @@ from scoring.services.games import (
     game_turno_close,
     game_turno_reopen,
 )
+from scoring.services.turni import turno_delete
 from scoring.verbale import last_closed_date
 from scoring.views.confirm import CLOSE_REQUESTED
 
@@ -282,6 +283,7 @@ def _render(
         "penalties": takes_penalties(system),
         "penalty_list": list(turno.penalita.all()),
         "penalty_form": penalty_form or PenalitaForm(players=players),
+        "deletable": turno.is_open and not record["smazzate"],
     }
     return render(request, T + "live.html", context, status=status)
 
@@ -416,6 +418,20 @@ def game_close(request: HttpRequest, pk: int) -> HttpResponse:
         request, _("Turno chiuso: verbale n. %(number)s.") % {"number": closed.verbale_number}
     )
     return redirect(_live_url(pk))
+
+
+@segretario_required
+@require_POST
+def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete a turno opened by mistake: open, no smazzata recorded (C.A.F.'s rules)."""
+    turno = _turno(pk)
+    label = turno.label
+    try:
+        turno_delete(turno=pk, user=request.user)
+    except RuleViolation as exc:
+        return _render(request, _turno(pk), problems=exc.problems, status=422)
+    messages.success(request, _("Turno %(label)s eliminato.") % {"label": label})
+    return redirect("scoring:segreteria")
 
 
 @segretario_required

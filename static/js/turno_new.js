@@ -2,7 +2,8 @@
  * - The "Primo mazziere" options follow the players chosen: each option is named after the
  *   player of its seat; empty seats are disabled.
  * - With a datalist (a large club), a name not among the members is marked "socio nuovo".
- * - A date before the season's last closed giornata shows the back-dated warning at once. */
+ * - A date before the season's last closed giornata shows the back-dated warning at once.
+ * - The seats' legend and help follow the chosen season's game (how many players, direction). */
 (function () {
   "use strict";
   var form = document.querySelector("form.turno-new");
@@ -58,8 +59,22 @@
     }
   }
 
-  form.addEventListener("input", function () { syncDealer(); syncWarning(); });
-  form.addEventListener("change", function () { syncDealer(); syncWarning(); });
+  // the legend and the help of the seats follow the chosen season's game (players, direction)
+  var tables = {};
+  try { tables = JSON.parse(form.getAttribute("data-tables") || "{}"); } catch (e) {}
+  var legend = form.querySelector(".table-legend");
+  var help = form.querySelector(".table-help");
+
+  function syncTable() {
+    var table = season && tables[season.value];
+    if (!table) return;
+    if (legend) legend.textContent = table.legend;
+    if (help) help.textContent = table.help;
+  }
+
+  form.addEventListener("input", function () { syncDealer(); syncWarning(); syncTable(); });
+  form.addEventListener("change", function () { syncDealer(); syncWarning(); syncTable(); });
   syncDealer();
   syncWarning();
+  syncTable();
 })();

@@ -13,6 +13,14 @@ from . import turno as engine
 from .ledger import KingLedger
 from .rules import CODES, KingRules, default_table, make_rules
 
+# The order of play (SPEC-king-family §0.1): counterclockwise in the Italian and French texts,
+# clockwise in the international one (§B.3: "il vicino seduto a sinistra").
+DIRECTIONS = {
+    "king-classico": "counterclockwise",
+    "king-internazionale": "clockwise",
+    "le-king": "counterclockwise",
+}
+
 
 class KingFamilySystem(KingLedger):
     """One rule set of the King family (``king-classico``, ``king-internazionale``, ``le-king``).
@@ -26,6 +34,10 @@ class KingFamilySystem(KingLedger):
     def __init__(self, code: str) -> None:
         self.code = code
         self.label = make_rules(code).label
+        self.direction = DIRECTIONS[code]
+
+    def table_sizes(self, rules: KingRules) -> tuple[int, ...]:
+        return tuple(rules.table_sizes)
 
     def default_rules(self) -> dict[str, Any]:
         return default_table(self.code)

@@ -80,13 +80,21 @@ def read_head(
         players = None
     elif len(players) not in rules.table_sizes:
         sizes = " o ".join(map(str, rules.table_sizes))
-        add("PLAYERS_COUNT", f"{len(players)} giocatori: questo gioco si gioca in {sizes}")
+        add(
+            "PLAYERS_COUNT",
+            f"{len(players)} giocatori: questo gioco si gioca in {sizes}",
+            fld="players",
+        )
     for name, times in Counter(players or []).items():
         if times > 1:
             add("PLAYER_DUPLICATE", f"{name} siede due volte al tavolo", name, "players")
     first_dealer = raw.get("first_dealer")
     if players is not None and first_dealer not in players:
-        add("FIRST_DEALER", f"il primo mazziere {first_dealer!r} non siede al tavolo")
+        add(
+            "FIRST_DEALER",
+            f"il primo mazziere {first_dealer!r} non siede al tavolo",
+            fld="first_dealer",
+        )
     # Without a valid table the smazzate cannot be checked; any later problem does not stop them.
     seated = players is not None and not problems
     smazzate = raw.get("smazzate", [])

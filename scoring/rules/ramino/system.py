@@ -29,6 +29,10 @@ class RaminoSystem(BaseSystem):
     generic_ledger = True
     # where a smazzata record names a player (SPEC-ramino §11)
     player_fields = ("closer", "penalties.*", "reentries.[]")
+    direction = "clockwise"  # SPEC-ramino §1
+
+    def table_sizes(self, rules: RaminoRules) -> tuple[int, ...]:
+        return tuple(range(rules.min_players, rules.max_players + 1))
 
     def default_rules(self) -> dict[str, Any]:
         return dict(default_rules_dict())

@@ -32,6 +32,10 @@ class SkatSystem(SkatLedger):
     code = CODE
     label = "Skat"
     player_fields = ("declarer",)  # where a game record names a player (SPEC-skat §12)
+    direction = "clockwise"  # SPEC-skat §1
+
+    def table_sizes(self, rules: SkatRules) -> tuple[int, ...]:
+        return tuple(rules.table_sizes)
 
     def default_rules(self) -> dict[str, Any]:
         return default_rules_dict()

@@ -1,0 +1,111 @@
+"""Issue 25: every game first class at the segretario's forms (the delete of a turno opened by
+mistake, the new-turno form driven by the chosen game's rules)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Giornata, Player, Season, Turno
+from scoring.rules import RuleViolation
+from scoring.services.season import season_create
+from scoring.services.seasons_close import season_close
+from scoring.services.turni import turno_start
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina"]
+DAY = dt.date(2026, 11, 20)
+# every game but C.A.F.: the players of a table it accepts
+GAMES = {
+    "king-classico": 4,
+    "king-internazionale": 4,
+    "le-king": 3,
+    "skat-isko": 3,
+    "ramino-101": 2,
+}
+
+
+@pytest.fixture
+def members():
+    Player.objects.bulk_create(Player(name=n) for n in NAMES)
+
+
+def _start(code: str, n: int) -> Turno:
+    season = season_create(name=f"Stagione {code}", ruleset_code=code)
+    return turno_start(season=season, date=DAY, players=NAMES[:n], first_dealer=NAMES[0])
+
+
+# -- defect 1: the delete of a turno opened by mistake, for every game --------------------------
+@pytest.mark.parametrize("code", sorted(GAMES))
+def test_a_turno_opened_by_mistake_is_deleted_then_the_season_closes(
+    segretario_client, members, code
+):
+    turno = _start(code, GAMES[code])
+    url = reverse("scoring:turno_delete", args=[turno.pk])
+    live = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
+    assert f'action="{url}"' in live and "Il turno è stato aperto per errore…" in live
+    response = segretario_client.post(url)
+    assert response.status_code == 302 and response.url == reverse("scoring:segreteria")
+    assert not Turno.objects.filter(pk=turno.pk).exists()
+    assert not Giornata.objects.exists()  # its giornata had no other turno
+    # no turno in progress blocks the close any more: only the season's emptiness is left
+    with pytest.raises(RuleViolation) as refused:
+        season_close(season=turno.season_id, reason="fine stagione")
+    assert [p.code for p in refused.value.problems] == ["SEASON_EMPTY"]
+
+
+def test_a_turno_with_a_smazzata_is_not_deleted(segretario_client, members):
+    turno = _start("ramino-101", 4)
+    hand = {"numero": "1", "closer": "Bruno", "close": "NORMALE"}
+    hand.update({"penalties-0": "34", "penalties-2": "12", "penalties-3": "55"})
+    assert (
+        segretario_client.post(reverse("scoring:game_smazzata", args=[turno.pk]), hand).status_code
+        == 302
+    )
+    live = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
+    assert "Il turno è stato aperto per errore" not in live  # no control
+    response = segretario_client.post(reverse("scoring:turno_delete", args=[turno.pk]))
+    assert response.status_code == 422
+    assert "si può eliminare solo un turno senza smazzate" in response.content.decode()
+    assert Turno.objects.filter(pk=turno.pk).exists()
+
+
+# -- defect 1 and friction: the new-turno form says the chosen game's table ---------------------
+URL = reverse("scoring:turno_new")
+LEGENDS = {
+    "caf": "Giocatori in ordine di posto (senso antiorario), da 3 a 7",
+    "king-classico": "Giocatori in ordine di posto (senso antiorario), 4",
+    "king-internazionale": "Giocatori in ordine di posto (senso orario), 4",
+    "le-king": "Giocatori in ordine di posto (senso antiorario), 3 o 4",
+    "skat-isko": "Giocatori in ordine di posto (senso orario), 3 o 4",
+    "ramino-101": "Giocatori in ordine di posto (senso orario), da 2 a 5",
+}
+
+
+@pytest.mark.parametrize("code", sorted(LEGENDS))
+def test_the_new_turno_form_says_the_games_table(segretario_client, code):
+    season = season_create(name="Corrente", ruleset_code=code)
+    Season.objects.filter(pk=season.pk).update(is_current=True)
+    html = segretario_client.get(URL).content.decode()
+    legend = re.search(r'<legend class="table-legend">([^<]*)</legend>', html).group(1)
+    assert legend == LEGENDS[code]
+    direction = "senso orario;" if "(senso orario)" in legend else "senso antiorario;"
+    assert f"nell&#x27;ordine in cui siedono girando in {direction}" in html
+    assert "data-tables=" in html  # the script follows another season when chosen
+
+
+def test_the_new_turno_form_refuses_a_table_the_game_does_not_take(segretario_client, members):
+    season = season_create(name="King", ruleset_code="king-classico")
+    pk = dict(Player.objects.values_list("name", "pk"))
+    data = {"season": season.pk, "date": "2026-11-20", "first_dealer_seat": 1}
+    data.update({f"seat_{i}": pk[n] for i, n in enumerate(NAMES[:3], start=1)})
+    response = segretario_client.post(URL, data)
+    assert response.status_code == 200 and not Turno.objects.exists()
+    html = response.content.decode()
+    seats = html[html.index('<fieldset class="seats">') : html.index('for="id_seat_1"')]
+    assert "3 giocatori: questo gioco si gioca in 4" in seats  # the engine's check, by the seats
+    data["seat_4"] = pk["Dario"]
+    assert segretario_client.post(URL, data).status_code == 302
