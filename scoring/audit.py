@@ -4,9 +4,12 @@ sanctions (django-simple-history), plus its closes and reopens, in time order.""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from scoring.models import Penalita, Result, Sanction, Smazzata, Turno, TurnoEvent
+from scoring.records import record_names
 
 ACTIONS = {"+": "creazione", "~": "modifica", "-": "eliminazione"}
 IGNORED_FIELDS = {"recorded_at", "history_date"}
@@ -26,13 +29,16 @@ def _user(obj) -> str:
     return u.get_username() if u is not None else "sistema"
 
 
-def _changes(record) -> str:
+def _changes(record, shown: Callable[[str, Any], Any] | None = None) -> str:
     prev = record.prev_record
     if prev is None:
         return ""
     delta = record.diff_against(prev)
+    show = shown or (lambda _field, value: value)
     parts = [
-        f"{c.field}: {c.old!s} → {c.new!s}" for c in delta.changes if c.field not in IGNORED_FIELDS
+        f"{c.field}: {show(c.field, c.old)!s} → {show(c.field, c.new)!s}"
+        for c in delta.changes
+        if c.field not in IGNORED_FIELDS
     ]
     return "; ".join(parts)
 
@@ -48,12 +54,19 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
             AuditEntry(h.history_date, _user(h), "turno", ACTIONS[h.history_type], detail)
         )
     sm_hist = list(Smazzata.history.filter(turno_id=turno.pk).select_related("history_user"))
-    names = dict(turno.seats.values_list("player_id", "player__name"))
+    seated = list(turno.seats.values_list("player_id", "position", "player__name"))
+    names = {pk: name for pk, _, name in seated}
+    by_seat = {position: name for _, position, name in seated}
+    system = turno.season.system
+
+    def shown(field: str, value: Any) -> Any:  # a record names players by seat: show names
+        return record_names(system, value, by_seat) if field == "record" and value else value
+
     numbers = {h.id: h.number for h in sm_hist}
     for h in sm_hist:
         detail = f"{h.game}, chiamante {names.get(h.caller_id, h.caller_id)}"
         if h.history_type == "~":
-            detail = _changes(h) or detail
+            detail = _changes(h, shown) or detail
         entries.append(
             AuditEntry(
                 h.history_date, _user(h), f"smazzata {h.number}", ACTIONS[h.history_type], detail

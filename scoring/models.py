@@ -8,6 +8,7 @@ absences, standings), stored so that every page is a plain query. Nothing here c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -18,7 +19,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from scoring.rules import RuleSet
+from scoring.records import state_ids, state_names, state_player_ids
+from scoring.rules import RuleSet, SeasonState
 from scoring.rules.ruleset import SUIT_SYMBOLS, default_ruleset_dict
 from scoring.rules.systems import GameSystem, get_system, is_generic
 from scoring.rules.text import TextError, clean_text
@@ -218,7 +220,8 @@ class Giornata(models.Model):
     date = models.DateField(_("data"))
     # computed by the engine when a turno of this date closes or reopens
     lowest = models.DecimalField(_("punteggio più basso"), null=True, blank=True, **POINTS)
-    # SeasonState after this giornata
+    # SeasonState after this giornata, each player by primary key (text), so that a corrected
+    # name keeps its series: read and written with load_state / dump_state (scoring.records)
     state_after = models.JSONField(_("stato dopo la giornata"), default=dict, blank=True)
 
     class Meta:
@@ -231,6 +234,26 @@ class Giornata(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} · {self.date.isoformat()}"
+
+    @staticmethod
+    def load_state(raw: Any, names: Mapping[int, str] | None = None) -> SeasonState:
+        """A stored ``state_after`` as the engine reads it (players by their current name);
+        ``names`` (pk -> name) when the caller has them, else one query."""
+        if names is None:
+            ids = state_player_ids(raw)
+            names = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
+        return SeasonState.from_dict(state_names(raw, names))
+
+    @staticmethod
+    def dump_state(state: SeasonState, ids: Mapping[str, int] | None = None) -> dict[str, Any]:
+        """The engine's state as stored (players by primary key); ``ids`` (name -> pk) when the
+        caller has them: a name it lacks costs one query for all of them."""
+        data = state.to_dict()
+        ids = dict(ids or {})
+        missing = {n for part in data.values() for n in part if n not in ids}
+        if missing:
+            ids.update(Player.objects.filter(name__in=missing).values_list("name", "pk"))
+        return state_ids(data, ids)
 
 
 class Turno(UserTexts, models.Model):

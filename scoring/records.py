@@ -58,3 +58,41 @@ def record_seats(system: Any, record: Mapping[str, Any], names: Names) -> dict[s
         return seat.get(ref, ref) if isinstance(ref, str) else ref
 
     return map_players(_fields(system), record, position)
+
+
+# -- C.A.F.: the state after a giornata (series and Scudetto streak per player) --------------------
+# ``Giornata.state_after`` keeps ``{"series": {player: code}, "streak": {player: n}}`` with each
+# player as the text of their primary key (as ``Season.start_series``); the engine reads names.
+STATE_MAPS = ("series", "streak")
+
+
+def state_player_ids(raw: Mapping[str, Any] | None) -> set[int]:
+    """The players (primary keys) a stored state names."""
+    return {
+        int(key)
+        for part in STATE_MAPS
+        for key in ((raw or {}).get(part) or {})
+        if isinstance(key, str) and key.isdigit() and key.isascii()
+    }
+
+
+def state_names(raw: Mapping[str, Any] | None, names: Mapping[int, str]) -> dict[str, Any]:
+    """A stored state (players by primary key) with the players' current names. A key that is no
+    known primary key (a state written before the upgrade, by name) is kept as it is."""
+
+    def name(key: str) -> str:
+        if key.isdigit() and key.isascii():
+            return names.get(int(key), key)
+        return key
+
+    raw = raw or {}
+    return {part: {name(k): v for k, v in (raw.get(part) or {}).items()} for part in STATE_MAPS}
+
+
+def state_ids(state: Mapping[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
+    """A state with players by name (the engine's ``SeasonState.to_dict()``) as stored: players
+    by primary key (text); a name ``ids`` does not know is kept as it is."""
+    return {
+        part: {(str(ids[k]) if k in ids else k): v for k, v in (state.get(part) or {}).items()}
+        for part in STATE_MAPS
+    }

@@ -16,7 +16,7 @@ from django.db.models import Max, Q
 
 from scoring import formatting
 from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
-from scoring.rules import SeasonState, rank_classifica
+from scoring.rules import rank_classifica
 from scoring.rules.ruleset import SUIT_SYMBOLS, TITLE_ORDER
 from scoring.selectors import season_start_state, standings_aggregate
 from scoring.selectors_confirmations import confirmation_lines
@@ -352,7 +352,7 @@ def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:
         .order_by("-date")
         .first()
     )
-    state = SeasonState.from_dict(giornata.state_after) if giornata else season_start_state(season)
+    state = Giornata.load_state(giornata.state_after) if giornata else season_start_state(season)
     ranked = rank_classifica(standings_aggregate(season, before=date + dt.timedelta(days=1)))
     return [
         ClassificaRow(

@@ -40,6 +40,7 @@ from scoring.models import (
     Standing,
     Turno,
 )
+from scoring.records import record_names, record_seats, state_ids, state_names
 from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
 from scoring.rules.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
 from scoring.rules.ruleset import json_strings
@@ -120,21 +121,130 @@ def backup_stream() -> dict[str, Any]:
         row["groups"] = sorted(g.name for g in user.groups.all())
         users.append(row)
     tables = {}
+    named = _NamesOut()
     for model in backed_up_models():
         fields = _columns(model)
         tables[model._meta.label_lower] = {
             "columns": [f.name for f in fields],
-            "rows": Stream(_rows(model, fields, usernames)),
+            "rows": Stream(_rows(model, fields, usernames, named)),
         }
     return {"format": BACKUP_FORMAT, "users": users, "tables": tables}
 
 
 def _rows(
-    model: type[models.Model], fields: list[models.Field], usernames: dict[int, str]
+    model: type[models.Model],
+    fields: list[models.Field],
+    usernames: dict[int, str],
+    named: _NamesOut | None = None,
 ) -> Iterator[list[Any]]:
     rows = model._base_manager.order_by("pk").values_list(*[f.attname for f in fields])
+    label = model._meta.label_lower
+    convert = named.converter(label, [f.name for f in fields]) if named is not None else None
     for r in rows.iterator(chunk_size=2000):
-        yield [_dump(f, v, usernames) for f, v in zip(fields, r, strict=True)]
+        row = [_dump(f, v, usernames) for f, v in zip(fields, r, strict=True)]
+        yield convert(row) if convert is not None else row
+
+
+# The JSON columns that name players keep names in a backup, as the interchange file does (and
+# as every backup did before they were stored by seat and by key): a backup restores the same on
+# any version, and restoring turns the names back into seats and keys (scoring.records).
+RECORD_TABLES = ("scoring.smazzata", "scoring.historicalsmazzata")
+STATE_TABLE = "scoring.giornata"
+
+
+class _NamesOut:
+    """Seats and keys -> names for the rows a backup writes (read once, when first needed)."""
+
+    def __init__(self) -> None:
+        self._seats: dict[int, tuple[Any, dict[int, str]]] | None = None
+
+    def _tables(self) -> dict[int, tuple[Any, dict[int, str]]]:
+        if self._seats is None:
+            codes = [s.code for s in systems() if is_generic(s)]
+            systems_of = {s.code: s for s in systems()}
+            found: dict[int, tuple[Any, dict[int, str]]] = {}
+            for turno_id, code, position, name in Seat.objects.filter(
+                turno__season__ruleset_code__in=codes
+            ).values_list("turno_id", "turno__season__ruleset_code", "position", "player__name"):
+                found.setdefault(turno_id, (systems_of[code], {}))[1][position] = name
+            self._seats = found
+        return self._seats
+
+    def converter(self, label: str, columns: list[str]) -> Callable[[list[Any]], list[Any]] | None:
+        if label in RECORD_TABLES:
+            turno, record = columns.index("turno"), columns.index("record")
+            tables = self._tables()
+
+            def records(row: list[Any]) -> list[Any]:
+                table = tables.get(row[turno])
+                if table is not None and isinstance(row[record], dict):
+                    row[record] = record_names(table[0], row[record], table[1])
+                return row
+
+            return records
+        if label == STATE_TABLE:
+            state = columns.index("state_after")
+            names = dict(Player.objects.values_list("pk", "name"))
+
+            def states(row: list[Any]) -> list[Any]:
+                if isinstance(row[state], dict) and row[state]:
+                    row[state] = state_names(row[state], names)
+                return row
+
+            return states
+        return None
+
+
+def _keys_in(tables: list[_Table]) -> None:
+    """The rows of a backup about to be restored with the names of its records and states
+    turned into seats and keys (the inverse of :class:`_NamesOut`); a name that matches no seat
+    or member of the backup is kept as it is."""
+    by_label = {t.model._meta.label_lower: t for t in tables}
+
+    def column(label: str, name: str) -> tuple[_Table, int] | None:
+        t = by_label.get(label)
+        names = [f.name for f in t.fields] if t is not None else []
+        return (t, names.index(name)) if t is not None and name in names else None
+
+    players_at, seats_at = column("scoring.player", "name"), column("scoring.seat", "player")
+    if players_at is None:
+        return
+    pk = players_at[0].fields.index(Player._meta.pk)
+    ids = {r[players_at[1]]: r[pk] for r in players_at[0].rows}
+    names = {v: k for k, v in ids.items()}
+    state_at = column(STATE_TABLE, "state_after")
+    if state_at is not None:
+        for row in state_at[0].rows:
+            if isinstance(row[state_at[1]], dict) and row[state_at[1]]:
+                row[state_at[1]] = state_ids(row[state_at[1]], ids)
+    turno_season, season_code = (
+        column("scoring.turno", "season"),
+        column("scoring.season", "ruleset_code"),
+    )
+    if seats_at is None or turno_season is None or season_code is None:
+        return
+    seat_t, seat_player = seats_at
+    seat_turno = [f.name for f in seat_t.fields].index("turno")
+    seat_position = [f.name for f in seat_t.fields].index("position")
+    tables: dict[Any, dict[int, str]] = {}
+    for r in seat_t.rows:
+        tables.setdefault(r[seat_turno], {})[r[seat_position]] = names.get(r[seat_player], "")
+    spk = season_code[0].fields.index(Season._meta.pk)
+    code_of = {r[spk]: r[season_code[1]] for r in season_code[0].rows}
+    tpk = turno_season[0].fields.index(Turno._meta.pk)
+    systems_of = {s.code: s for s in systems() if is_generic(s)}
+    system_of = {
+        r[tpk]: systems_of.get(code_of.get(r[turno_season[1]])) for r in turno_season[0].rows
+    }
+    for label in RECORD_TABLES:
+        at = column(label, "record")
+        turno_at = column(label, "turno")
+        if at is None or turno_at is None:
+            continue
+        for row in at[0].rows:
+            system = system_of.get(row[turno_at[1]])
+            if system is not None and isinstance(row[at[1]], dict):
+                row[at[1]] = record_seats(system, row[at[1]], tables.get(row[turno_at[1]], {}))
 
 
 def backup_document() -> dict[str, Any]:
@@ -494,6 +604,7 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
                 "(usare --force per cancellarli)",
             )
         wipe_club()
+    _keys_in(tables)
     user_ids = _restore_users(users)
     try:
         with transaction.atomic():

@@ -221,7 +221,7 @@ def season_import_stream(
                 season=season,
                 date=day.date,
                 lowest=day.lowest,
-                state_after=(day.state_after or SeasonState()).to_dict(),
+                state_after=Giornata.dump_state(day.state_after or SeasonState(), players),
             )
             for day in sorted(outcome.giornate, key=lambda day: day.date)
         ]

@@ -19,6 +19,7 @@ from scoring.models import (
     Absence,
     Enrollment,
     Giornata,
+    Player,
     PlayerFigures,
     Season,
     SeasonEvent,
@@ -26,6 +27,7 @@ from scoring.models import (
     TitleAward,
     Turno,
 )
+from scoring.records import state_player_ids
 from scoring.rules import (
     RuleSet,
     TableResult,
@@ -300,6 +302,12 @@ def season_differences(*, season: Season) -> list[Difference]:
     by_date = {d.date: d for d in days}
     giornate = list(Giornata.objects.filter(season=season).order_by("date"))
     names = {pk: name for name, pk in roster.items()}
+    # the stored states name players by primary key (carried series may name non-members)
+    everyone = set().union(*(state_player_ids(g.state_after) for g in giornate)) - set(names)
+    state_names = {
+        **names,
+        **dict(Player.objects.filter(pk__in=everyone).values_list("pk", "name")),
+    }
     expected_absences: dict[tuple[dt.date, str], Decimal] = {}
     for g in giornate:
         day = by_date.get(g.date)
@@ -307,7 +315,8 @@ def season_differences(*, season: Season) -> list[Difference]:
         out.compare(where, "punteggio più basso", _dec(g.lowest), day.lowest if day else None)
         if day is not None:
             assert day.state_after is not None
-            out.compare(where, "stato dopo", g.state_after, day.state_after.to_dict())
+            stored_state = Giornata.load_state(g.state_after, state_names).to_dict()
+            out.compare(where, "stato dopo", stored_state, day.state_after.to_dict())
             for name, lp in day.absences.items():
                 expected_absences[(g.date, name)] = lp
     stored_absences: dict[tuple[dt.date, str], Decimal | None] = {}

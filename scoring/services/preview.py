@@ -20,7 +20,6 @@ from django.db.models import Count, Max, Subquery, Sum
 from scoring.models import Absence, Enrollment, Giornata, Sanction, Seat, Standing, Turno
 from scoring.rules import (
     RuleViolation,
-    SeasonState,
     TableResult,
     play_giornate,
     rank_classifica,
@@ -157,7 +156,7 @@ def close_preview(*, turno: Turno | int, tiebreak: list[str] | None = None) -> C
         .first()
     )
     # before the first closed giornata: the series the season starts from (carried or not)
-    start = SeasonState.from_dict(raw) if raw is not None else season_start_state(season)
+    start = Giornata.load_state(raw) if raw is not None else season_start_state(season)
     roster = sorted(Enrollment.objects.filter(season=season).values_list("player__name", flat=True))
     closed = {
         t_pk: (date, number)

@@ -34,7 +34,6 @@ from scoring.rules import (
     RuleSet,
     RuleSetError,
     RuleViolation,
-    SeasonState,
     TableResult,
     play_giornate,
     rank_classifica,
@@ -300,7 +299,7 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
         base = [g for g in giornate if g.date < since and g.lowest is not None]
         if base:
             giornate = [g for g in giornate if g.date > base[-1].date]
-            start = SeasonState.from_dict(
+            start = Giornata.load_state(
                 Giornata.objects.filter(pk=base[-1].pk).values_list("state_after", flat=True).get()
             )
     if not giornate:
@@ -375,6 +374,11 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     by_date = {d.date: d for d in days}
     wanted: dict[tuple[int, int], Decimal] = {}
     state = start
+    ids = dict(players)  # the states name players: stored by primary key (scoring.records)
+    carried = {n for d in days if d.state_after for n in d.state_after.series} - set(ids)
+    carried |= set(start.series) - set(ids)
+    if carried:  # series carried over for players not enrolled: one query for all of them
+        ids.update(Player.objects.filter(name__in=carried).values_list("name", "pk"))
     for g in giornate:
         day = by_date.get(g.date)
         if day is None:  # no closed turno on this date yet
@@ -384,7 +388,7 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
             g.lowest = day.lowest
             for name, lp in day.absences.items():
                 wanted[(g.pk, players[name])] = lp
-        g.state_after = state.to_dict()
+        g.state_after = Giornata.dump_state(state, ids)
     update_rows(
         Giornata, ["lowest", "state_after"], [(g.lowest, g.state_after, g.pk) for g in giornate]
     )
@@ -647,8 +651,12 @@ def standings_refresh(*, season: Season) -> None:
     filled = seat_figures_fill(season=season)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
+    players = dict(
+        Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
+    )
+    names = {pk: name for name, pk in players.items()}  # the state is read for these only
     initial = season_start_state(season)
-    state = SeasonState.from_dict(last.state_after) if last else initial
+    state = Giornata.load_state(last.state_after, names) if last else initial
     previous_state = initial
     prev = None
     if last is not None:
@@ -657,7 +665,7 @@ def standings_refresh(*, season: Season) -> None:
             .order_by("-date")
             .first()
         )
-        previous_state = SeasonState.from_dict(prev.state_after) if prev else initial
+        previous_state = Giornata.load_state(prev.state_after, names) if prev else initial
     rows = standings_aggregate(season)
     now = rank_classifica(rows)
     # places as they stood before the last giornata (the movement arrows of the table): the
@@ -670,9 +678,6 @@ def standings_refresh(*, season: Season) -> None:
             row.player: place
             for place, row in rank_classifica(_without(r, last_day.get(r.player)) for r in rows)
         }
-    players = dict(
-        Enrollment.objects.filter(season=season).values_list("player__name", "player_id")
-    )
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
     player_figures_refresh(season, set(players.values()), filled, leaders)
     Standing.objects.filter(season=season).delete()

@@ -1,6 +1,7 @@
-"""Migration 0014: a club's database written before the upgrade (records naming players by name)
-moves to records by seat with every standing, Verbale number and closing time as it was, and
-``check_ledger`` finds nothing; backwards, the records name the players again."""
+"""Migrations 0014-0015: a club's database written before the upgrade (the five games' records
+and C.A.F.'s states after each giornata naming players by name) moves to records by seat and
+states by player with every standing, Verbale number and closing time as it was, and
+``check_ledger`` finds nothing; backwards, they name the players again."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from scoring.demo import simulated_season
 from scoring.demo_games import game_season
-from scoring.models import Player, Seat, Smazzata, Standing, Turno
+from scoring.models import Giornata, Player, Seat, Smazzata, Standing, Turno
 from scoring.records import record_names, seat_names
+from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
 
 BEFORE = [("scoring", "0013_player_figures")]
-AFTER = [("scoring", "0014_records_by_seat")]
+AFTER = [("scoring", "0015_state_by_player")]
 GAMES = {
     "king-classico": 4,
     "king-internazionale": 4,
@@ -23,6 +26,7 @@ GAMES = {
     "ramino-101": 4,
 }
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
+CAF = ["Anna", "Carla", "Dario", "Elena", "Franco"]
 
 
 def migrate(target) -> None:
@@ -55,7 +59,7 @@ def ledger() -> tuple:
 
 @pytest.mark.django_db(transaction=True)
 def test_records_by_name_become_records_by_seat_with_the_same_ledger():
-    for name in PLAYERS:
+    for name in {*PLAYERS, *CAF}:
         Player.objects.create(name=name)
     seasons = {
         code: game_season(
@@ -64,7 +68,13 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
         )
         for code, size in GAMES.items()
     }  # fmt: skip
+    seasons["caf"] = season_import(
+        data=simulated_season(name="caf", players=CAF, giornate=3, attendance=1.0)
+    )
     stored = dict(Smazzata.objects.values_list("pk", "record"))
+    states = dict(Giornata.objects.values_list("pk", "state_after"))
+    pks = {name: str(pk) for name, pk in Player.objects.values_list("name", "pk")}
+    assert any(set(s.get("series", {})) & set(pks.values()) for s in states.values())
     by_name = {}
     for sm in Smazzata.objects.select_related("turno__season").prefetch_related(
         "turno__seats__player"
@@ -79,13 +89,19 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
         migrate(BEFORE)
         # as today's main keeps them: the records the services were given, by name
         assert dict(Smazzata.objects.values_list("pk", "record")) == by_name
-        # a name corrected before the upgrade (the replay of its Skat seasons broke): the
-        # migration finds the player through the declarer stored beside the record
+        name_of = {pk: name for name, pk in pks.items()}
+        assert dict(Giornata.objects.values_list("pk", "state_after")) == {
+            pk: {part: {name_of[k]: v for k, v in s[part].items()} for part in s} if s else s
+            for pk, s in states.items()
+        }
+        # a name corrected before the upgrade (the replay of the five games' seasons broke):
+        # the migration finds the player through the turno (the caller, the one unnamed seat)
         Player.objects.filter(name="Bruno").update(name="Bruno Rossi")
         migrate(AFTER)
     finally:
         migrate(AFTER)
     assert dict(Smazzata.objects.values_list("pk", "record")) == stored
     assert dict(Smazzata.history.values_list("history_id", "record")) == history
+    assert dict(Giornata.objects.values_list("pk", "state_after")) == states
     assert ledger() == before
     assert ledger_differences(seasons=list(seasons.values())) == []

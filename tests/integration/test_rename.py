@@ -9,14 +9,18 @@ stored figure is what it was, the Verbale and the Classifica show the new name o
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from scoring.audit import turno_history
+from scoring.demo import simulated_season
 from scoring.demo_games import game_season
-from scoring.models import Player, Result, Seat, Smazzata, Standing, Turno
+from scoring.models import Giornata, Player, Result, Seat, Smazzata, Standing, Turno
 from scoring.rules.players import map_players
+from scoring.services.backup import backup_document, backup_restore
 from scoring.services.games import (
     game_record,
     game_season_rescore,
@@ -25,8 +29,10 @@ from scoring.services.games import (
     game_turno_close,
     game_turno_reopen,
 )
+from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import season_recompute, seasons_of_player_bump
+from scoring.services.turni import smazzata_correct, turno_close, turno_reopen
 
 pytestmark = pytest.mark.django_db
 NEW = "Zeno Rossi"
@@ -129,6 +135,33 @@ def test_a_corrected_name_changes_no_score(client, code):
     assert ledger_differences(seasons=[season]) == []
 
 
+def test_a_corrected_name_changes_no_score_in_caf(client, make_season):
+    """C.A.F.: counts are rows by player, and the series carried from one giornata to the next
+    (``Giornata.state_after``) must follow the player, not the name."""
+    season = make_season(
+        name="caf", players=["Anna", "Bruno", "Carla", "Dario"], giornate=3, attendance=1.0
+    )
+    turno = Turno.objects.filter(season=season).order_by("giornata__date", "number").last()
+    before = figures(season)
+
+    rename(Player.objects.get(name="Bruno"), NEW)
+    turno_reopen(turno=turno, reason="nome corretto")
+    sm = Smazzata.objects.get(turno=turno, number=1)
+    counts = {r.player.name: r.count for r in sm.results.select_related("player")}
+    assert NEW in counts
+    smazzata_correct(
+        turno=turno, number=1, game=sm.game, caller=sm.caller.name, counts=counts,
+        trump=sm.trump or None,
+    )  # fmt: skip
+    turno_close(turno=turno)  # the season replayed from this giornata, from the state before
+    assert figures(season) == before
+    season_recompute(season=season)
+
+    assert figures(season) == before
+    shows_new_name(client, season, turno)
+    assert ledger_differences(seasons=[season]) == []
+
+
 def test_the_seat_is_stored_not_the_name():
     season = season_of("skat-isko", ["Anna", "Bruno", "Carla"], 3, giornate=1)
     turno = Turno.objects.get(season=season)
@@ -153,3 +186,56 @@ def test_check_ledger_reports_a_record_it_cannot_replay(ledger_unchecked):
     assert f"smazzata {sm.number}" in lines[0] and "FIELD_TYPE" in lines[0]
     assert lines[-1].startswith("skat-isko · classifica · registrazione rigiocabile: ")
     assert "differenze" in err.getvalue()
+
+
+def test_a_backup_names_the_players_and_restores_seats_and_keys_exactly():
+    """The backup's records and states name players (as every backup before did, so older and
+    newer backups restore alike); a restore stores seats and keys again, and a second backup is
+    the same file."""
+    season = season_of("ramino-101", ["Anna", "Bruno", "Carla"], 3, giornate=1)
+    season_import(
+        data=simulated_season(name="caf", players=["Anna", "Bruno", "Carla", "Dario"], giornate=2)
+    )
+    raw = (
+        dict(Smazzata.objects.values_list("pk", "record")),
+        dict(Smazzata.history.values_list("history_id", "record")),
+        dict(Giornata.objects.values_list("pk", "state_after")),
+    )
+    doc = json.loads(json.dumps(backup_document()))
+    closers = {
+        row[doc["tables"]["scoring.smazzata"]["columns"].index("record")]["closer"]
+        for row in doc["tables"]["scoring.smazzata"]["rows"]
+    }
+    assert closers <= {"Anna", "Bruno", "Carla"} and closers
+    states = doc["tables"]["scoring.giornata"]
+    series = {
+        name
+        for row in states["rows"]
+        for name in row[states["columns"].index("state_after")].get("series", {})
+    }
+    assert series == {"Anna", "Bruno", "Carla", "Dario"}
+    backup_restore(data=doc, force=True)
+    assert (
+        dict(Smazzata.objects.values_list("pk", "record")),
+        dict(Smazzata.history.values_list("history_id", "record")),
+        dict(Giornata.objects.values_list("pk", "state_after")),
+    ) == raw
+    assert json.loads(json.dumps(backup_document())) == doc
+    assert ledger_differences(seasons=[season]) == []
+
+
+def test_the_change_trail_shows_a_corrected_record_with_names():
+    season = season_of("skat-isko", ["Anna", "Bruno", "Carla"], 3, giornate=1)
+    turno = Turno.objects.get(season=season)
+    game_turno_reopen(turno=turno, reason="dichiarante sbagliato")
+    full = game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+    number, record = next(
+        (k, sm) for k, sm in enumerate(full["smazzate"], start=1) if sm.get("declarer")
+    )
+    other = next(p for p in full["players"] if p != record["declarer"])
+    game_smazzata_correct(turno=turno, number=number, record={**record, "declarer": other})
+    (entry,) = [
+        e for e in turno_history(turno) if e.what == f"smazzata {number}" and "record" in e.detail
+    ]
+    assert f"'declarer': '{record['declarer']}'" in entry.detail
+    assert f"'declarer': '{other}'" in entry.detail
