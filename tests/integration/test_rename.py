@@ -202,10 +202,10 @@ def test_a_backup_names_the_players_and_restores_seats_and_keys_exactly():
         dict(Giornata.objects.values_list("pk", "state_after")),
     )
     doc = json.loads(json.dumps(backup_document()))
+    at = doc["tables"]["scoring.smazzata"]["columns"].index("record")
     closers = {
-        row[doc["tables"]["scoring.smazzata"]["columns"].index("record")]["closer"]
-        for row in doc["tables"]["scoring.smazzata"]["rows"]
-    }
+        row[at]["closer"] for row in doc["tables"]["scoring.smazzata"]["rows"] if row[at]
+    }  # C.A.F.'s smazzate have no record: their counts are rows
     assert closers <= {"Anna", "Bruno", "Carla"} and closers
     states = doc["tables"]["scoring.giornata"]
     series = {
