@@ -842,6 +842,7 @@ class CloseRequest(models.Model):
     turno = models.OneToOneField(
         Turno, on_delete=models.CASCADE, related_name="close_request", verbose_name=_("turno")
     )
+    # the spareggio asked, as player primary keys (a name corrected meanwhile keeps it)
     tiebreak = models.JSONField(_("spareggio"), null=True, blank=True)
     fingerprint = models.CharField(_("impronta del turno"), max_length=64)
     requested_by = models.ForeignKey(

@@ -220,10 +220,27 @@ def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
     return turno_record(full, tiebreak=tiebreak)
 
 
-def turno_fingerprint(turno: Turno) -> str:
-    """A hash of everything recorded on the turno (smazzate, counts, penalità, sanctions)."""
+def _by_player(data: Any, ids: dict[str, int]) -> Any:
+    """``data`` with every text that is the name of a player at the table written ``#pk``."""
+    if isinstance(data, dict):
+        return {_by_player(k, ids): _by_player(v, ids) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_by_player(v, ids) for v in data]
+    if isinstance(data, str) and data in ids:
+        return f"#{ids[data]}"
+    return data
+
+
+def turno_fingerprint(turno: Turno, *, by_name: bool = False) -> str:
+    """A hash of everything recorded on the turno (smazzate, counts, penalità, sanctions), the
+    players by who they are, not by name: a name corrected while the players confirm leaves the
+    turno unchanged. ``by_name``: the hash as written before (a request made before the upgrade
+    is still honoured)."""
     record = _record(turno, [])
     data = dataclasses.asdict(record) if dataclasses.is_dataclass(record) else record
+    if not by_name:
+        ids = dict(Seat.objects.filter(turno=turno).values_list("player__name", "player_id"))
+        data = _by_player(data, ids)
     text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -257,8 +274,13 @@ def turno_close_request(
         if score.problems:
             raise RuleViolation(score.problems)
     VerbaleConfirmation.objects.filter(turno=t).delete()
+    ids = dict(Seat.objects.filter(turno=t).values_list("player__name", "player_id"))
     request = CloseRequest.objects.create(
-        turno=t, tiebreak=order, fingerprint=turno_fingerprint(t), requested_by=_user(user)
+        turno=t,
+        # the spareggio by player (primary keys): a name corrected meanwhile keeps it
+        tiebreak=None if order is None else [ids.get(n, n) for n in order],
+        fingerprint=turno_fingerprint(t),
+        requested_by=_user(user),
     )
     TurnoEvent.objects.create(turno=t, kind=TurnoEvent.CLOSE_REQUEST, user=_user(user))
     _flags_changed(t)
@@ -287,7 +309,10 @@ def _require_unchanged(t: Turno) -> None:
     """A turno changed since the close request is never closed by the players' confirmations:
     the segretario cancels the request and closes again."""
     request = pending_close(t)
-    if request is not None and request.fingerprint != turno_fingerprint(t):
+    if request is not None and request.fingerprint not in (
+        turno_fingerprint(t),
+        turno_fingerprint(t, by_name=True),  # a request made before players were hashed by key
+    ):
         raise _fail(
             "CLOSE_REQUEST_STALE",
             f"il turno {t.label} è cambiato dopo la richiesta di chiusura: il segretario deve "
@@ -308,7 +333,11 @@ def _close_when_confirmed(t: Turno) -> None:
     )
     if not seated <= confirmed:
         return
-    tiebreak, by = request.tiebreak, request.requested_by
+    by = request.requested_by
+    names = dict(Seat.objects.filter(turno=t).values_list("player_id", "player__name"))
+    tiebreak = (  # players by key (a request made before the upgrade: by name)
+        None if request.tiebreak is None else [names.get(p, p) for p in request.tiebreak]
+    )
     request.delete()
     if t.season.is_generic:
         game_turno_close(turno=t.pk, tiebreak=tiebreak, user=by)

@@ -392,7 +392,9 @@ def test_required_the_turno_counts_only_when_the_last_player_confirms(
     turno.refresh_from_db()
     assert turno.status == Turno.IN_CORSO and turno.verbale_number is None
     assert not Standing.objects.filter(season=required_season).exists()  # not in the Classifica
-    assert CloseRequest.objects.get(turno=turno).tiebreak == list(record.tiebreak)
+    assert CloseRequest.objects.get(turno=turno).tiebreak == [
+        player(name).pk for name in record.tiebreak
+    ]  # by player: a name corrected meanwhile keeps the spareggio
     pin_set(player=player("Dario"), pin="1357")
     for name in ("Anna", "Bruno", "Carla"):
         verbale_confirm(turno=turno, player=player(name))
@@ -484,7 +486,7 @@ def test_required_through_the_caf_close_screen(seg, members, required_season):
     assert "il turno è in attesa di conferma" in page and 'data-pending="0/4"' in page
     turno.refresh_from_db()
     assert turno.status == Turno.IN_CORSO
-    assert CloseRequest.objects.get(turno=turno).tiebreak == ["Anna", "Bruno"]
+    assert CloseRequest.objects.get(turno=turno).tiebreak == [player("Anna").pk, player("Bruno").pk]
     for url in (reverse("scoring:segreteria"), reverse("scoring:classifica")):
         shown = seg.get(url).content.decode()
         assert f'data-waiting-turno="{turno.pk}"' in shown and "In attesa di conferma" in shown

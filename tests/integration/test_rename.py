@@ -8,6 +8,7 @@ stored figure is what it was, the Verbale and the Classifica show the new name o
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 
@@ -21,6 +22,7 @@ from scoring.demo_games import game_season
 from scoring.models import Giornata, Player, Result, Seat, Smazzata, Standing, Turno
 from scoring.rules.players import map_players
 from scoring.services.backup import backup_document, backup_restore
+from scoring.services.confirmations import turno_close_request, verbale_confirm
 from scoring.services.games import (
     game_record,
     game_season_rescore,
@@ -31,8 +33,9 @@ from scoring.services.games import (
 )
 from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
-from scoring.services.season import season_recompute, seasons_of_player_bump
+from scoring.services.season import season_create, season_recompute, seasons_of_player_bump
 from scoring.services.turni import smazzata_correct, turno_close, turno_reopen
+from tests.helpers import play_turno
 
 pytestmark = pytest.mark.django_db
 NEW = "Zeno Rossi"
@@ -239,3 +242,23 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
     ]
     assert f"'declarer': '{record['declarer']}'" in entry.detail
     assert f"'declarer': '{other}'" in entry.detail
+
+
+def test_a_name_corrected_while_the_players_confirm_keeps_the_close_request(segretario):
+    """The close request keeps the spareggio and the turno's fingerprint by player: the last
+    confirmation closes the turno with the order asked, under the new name."""
+    for name in ["Anna", "Bruno", "Carla", "Dario"]:
+        Player.objects.create(name=name)
+    season = season_create(name="2026-27")
+    season.confirmation_required = True
+    season.save(update_fields=["confirmation_required"])
+    turno, _ = play_turno(season, dt.date(2026, 11, 20), ["Anna", "Bruno", "Carla", "Dario"], 3,
+                          close=False)  # fmt: skip
+    turno_close_request(turno=turno, tiebreak=["Bruno", "Anna"], user=segretario)  # tied on +39
+    rename(Player.objects.get(name="Bruno"), NEW)
+    for p in Player.objects.all():
+        verbale_confirm(turno=turno, player=p)
+    turno.refresh_from_db()
+    assert turno.status == Turno.CHIUSO
+    assert turno.seats.get(player__name=NEW).place == 1
+    assert turno.seats.get(player__name="Anna").place == 2
