@@ -8,6 +8,7 @@ documents. Nothing here computes a point: the season's game system does.
   the XLSX of :mod:`scoring.exports.games`, the stored documents, the mail).
 - :func:`game_classifica` -> :class:`GameClassifica`: the season's standing as stored (the
   Classifica page, its PDF, XLSX and CSV, the scoreboard's standing).
+- :func:`game_player` -> :class:`GamePlayer`: a member's season (the player page).
 """
 
 from __future__ import annotations
@@ -17,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Avg, Count, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import formatting
-from scoring.models import Penalita, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Standing, Turno
 from scoring.records import record_names, seat_names
 from scoring.selectors_confirmations import confirmation_lines
 
@@ -240,3 +241,53 @@ def game_classifica(season: Season) -> GameClassifica:
         .order_by("place", "id")  # stored in the system's display order
     ]
     return GameClassifica(settings.CLUB_NAME, season.name, system.label, columns, rows)
+
+
+@dataclass(frozen=True)
+class GamePlayer:
+    """A member's season in a generic game: the standing row, every turno, and per game code
+    (contract, close, game type) how often they chose it and their average points."""
+
+    standing: Standing | None
+    standing_values: list[tuple[str, Any]]  # (label, value) in the system's standing columns
+    seats: list[Seat]  # every turno of the member, oldest first (with its giornata)
+    games: list[dict[str, Any]]  # code, played, average, chosen
+
+
+def game_player(member: Player, season: Season) -> GamePlayer:
+    """The one row source of a member's page in a generic season."""
+    standing = Standing.objects.filter(season=season, player=member).first()
+    columns = season.system.standing_columns()
+    seats = list(
+        Seat.objects.filter(player=member, turno__season=season)
+        .select_related("turno__giornata")
+        .order_by("turno__giornata__date", "turno__number")
+    )
+    by_game = (
+        Result.objects.filter(player=member, smazzata__turno__season=season)
+        .values("smazzata__game")
+        .annotate(n=Count("id"), avg=Avg("points"))
+        .order_by("smazzata__game")
+    )
+    chosen = dict(
+        Smazzata.objects.filter(caller=member, turno__season=season)
+        .values("game")
+        .annotate(n=Count("id"))
+        .values_list("game", "n")
+    )
+    return GamePlayer(
+        standing=standing,
+        standing_values=[(label, standing.extra.get(key, "")) for key, label in columns]
+        if standing
+        else [],
+        seats=seats,
+        games=[
+            {
+                "code": g["smazzata__game"],
+                "played": g["n"],
+                "average": round(g["avg"], 2),
+                "chosen": chosen.get(g["smazzata__game"], 0),
+            }
+            for g in by_game
+        ],
+    )

@@ -20,12 +20,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring.forms import PenalitaForm, ReopenForm
-from scoring.models import Result, Seat, Smazzata, Standing, Turno
+from scoring.models import Turno
 from scoring.permissions import segretario_required
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
 from scoring.selectors_games import (
     game_classifica,
+    game_player,
     game_record,
     game_turni,
     takes_penalties,
@@ -491,43 +492,13 @@ def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
 def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> HttpResponse:
     """A member's season in a generic game: the standing row, every turno, and per game code
     (contract, close, game type) how often they chose it and their average points."""
-    from django.db.models import Avg, Count
-
-    standing = Standing.objects.filter(season=season, player=member).first()
-    columns = season.system.standing_columns()
-    seats = list(
-        Seat.objects.filter(player=member, turno__season=season)
-        .select_related("turno__giornata")
-        .order_by("turno__giornata__date", "turno__number")
-    )
-    by_game = (
-        Result.objects.filter(player=member, smazzata__turno__season=season)
-        .values("smazzata__game")
-        .annotate(n=Count("id"), avg=Avg("points"))
-        .order_by("smazzata__game")
-    )
-    chosen = dict(
-        Smazzata.objects.filter(caller=member, turno__season=season)
-        .values("game")
-        .annotate(n=Count("id"))
-        .values_list("game", "n")
-    )
+    page = game_player(member, season)
     ctx.update(
         system=season.system,
-        standing=standing,
-        standing_values=[(label, standing.extra.get(key, "")) for key, label in columns]
-        if standing
-        else [],
-        seats=seats,
-        games=[
-            {
-                "code": g["smazzata__game"],
-                "played": g["n"],
-                "average": round(g["avg"], 2),
-                "chosen": chosen.get(g["smazzata__game"], 0),
-            }
-            for g in by_game
-        ],
+        standing=page.standing,
+        standing_values=page.standing_values,
+        seats=page.seats,
+        games=page.games,
     )
     return render(request, T + "player.html", ctx)
 
