@@ -137,4 +137,3 @@ def test_live_redis_keeps_the_pages_and_comes_back(client, caf_season, settings,
         "shared cache available again: pag",
     ]
     c.clear()
-
