@@ -18,7 +18,7 @@ from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view, segretario_required
 from scoring.publishing import sees_unpublished
 from scoring.rules import RuleViolation
-from scoring.rules.systems import systems
+from scoring.rules.systems import get_system, systems
 from scoring.selectors_history import albo_doro, member_history
 from scoring.services.seasons_close import CARRIED, RESET, season_close, season_new
 
@@ -112,9 +112,15 @@ class SeasonNewForm(forms.Form):
     series_origin = forms.ChoiceField(
         label=gettext_lazy("Serie di partenza"),
         choices=[
-            (CARRIED, gettext_lazy("riportare le serie finali di una stagione chiusa")),
-            (RESET, gettext_lazy("tutti ripartono dalla serie A")),
+            (
+                CARRIED,
+                gettext_lazy("riportare le serie finali di una stagione chiusa (King C.A.F.)"),
+            ),
+            (RESET, gettext_lazy("ripartire da zero: tutti dalla serie iniziale")),
         ],
+        help_text=gettext_lazy(
+            "Solo il King C.A.F. ha la scala delle serie: per gli altri giochi si riparte da zero."
+        ),
         widget=forms.RadioSelect,
         initial=CARRIED,
     )
@@ -137,6 +143,18 @@ class SeasonNewForm(forms.Form):
             self.fields["source"].initial = last.pk
         else:
             self.fields["series_origin"].initial = RESET
+
+    def clean(self) -> dict:
+        data = super().clean()
+        code = data.get("ruleset_code")
+        if code and not get_system(code).series_ladder:
+            # a game without series starts from zero whatever the (C.A.F.) defaults say, and
+            # follows no season of another game
+            data["series_origin"] = RESET
+            source = data.get("source")
+            if source is not None and source.ruleset_code != code:
+                data["source"] = None
+        return data
 
 
 @segretario_required

@@ -570,3 +570,28 @@ def test_the_engine_starts_a_season_from_the_series_it_is_given():
     with pytest.raises(RuleViolation) as exc:
         starting_state(rules, {"Anna": "Z9"})
     assert exc.value.problems[0].code == "START_SERIES_UNKNOWN"
+
+
+@pytest.mark.parametrize(
+    "code", ["king-classico", "king-internazionale", "le-king", "skat-isko", "ramino-101"]
+)
+def test_the_new_season_form_accepts_its_defaults_for_every_game(
+    segretario_client, s1, segretario, code
+):
+    """Issue 25, defect 10: the defaults (carry the series of the last closed season) were
+    refused for a game without series, asking for an option no label carried."""
+    season_close(season=s1, user=segretario, reason="fine")
+    form = segretario_client.get(reverse("scoring:season_new")).text
+    assert "ripartire da zero: tutti dalla serie iniziale" in form  # the label the message names
+    response = segretario_client.post(
+        reverse("scoring:season_new"),
+        {"name": "Nuova", "ruleset_code": code, "series_origin": "carried", "source": s1.pk},
+    )
+    assert response.status_code == 302
+    made = Season.objects.get(name="Nuova")
+    assert (made.ruleset_code, made.series_origin, made.series_source, made.start_series) == (
+        code,
+        "reset",
+        None,
+        {},
+    )
