@@ -18,6 +18,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Player, Season, Turno
+from scoring.problem_text import localized
 from scoring.rules import Problem, RuleSet
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
 from scoring.rules.text import is_visible, normalize_text
@@ -90,7 +91,8 @@ class ProblemFormMixin:
     def add_problems(self, problems: Iterable[Problem]) -> None:
         for problem in problems:
             name = self.field_for(problem)
-            self.add_error(name if name in self.fields else None, problem.message)  # type: ignore[attr-defined]
+            message = localized(problem).message
+            self.add_error(name if name in self.fields else None, message)  # type: ignore[attr-defined]
 
 
 # -- start a turno -----------------------------------------------------------------------------
@@ -297,9 +299,9 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
         for problem in problems:
             name = self.field_for(problem)
             if name is None and problem.field == "players":
-                self.players_errors.append(problem.message)
+                self.players_errors.append(localized(problem).message)
             else:
-                self.add_error(name, problem.message)
+                self.add_error(name, localized(problem).message)
 
     def field_for(self, problem: Problem) -> str | None:
         if problem.field == "first_dealer":
@@ -387,13 +389,15 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
     def add_problems(self, problems: Iterable[Problem]) -> None:
         for problem in problems:
             if problem.field in ("game", "caller", "trump"):
-                self.add_error(problem.field, problem.message)
+                self.add_error(problem.field, localized(problem).message)
             elif problem.field == "result" and problem.player in self.players:
-                self.add_error(self.count_name(self.players.index(problem.player)), problem.message)
+                self.add_error(
+                    self.count_name(self.players.index(problem.player)), localized(problem).message
+                )
             elif problem.field == "result":
-                self.count_errors.append(problem.message)
+                self.count_errors.append(localized(problem).message)
             else:
-                self.add_error(None, problem.message)
+                self.add_error(None, localized(problem).message)
 
 
 # -- penalità, retrocessione per contatore, close, reopen ------------------------------------

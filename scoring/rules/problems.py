@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from dataclasses import field as dc_field
+from typing import Any
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an engine text for translation and returns it unchanged: the engine stays free of
+    Django, and ``makemessages`` (which knows the name ``gettext_noop``) collects the text into
+    the catalogues; the frame translates it when it shows it (:mod:`scoring.problem_text`)."""
+    return message
 
 
 @dataclass(frozen=True)
@@ -21,6 +31,16 @@ class Problem:
     player: str | None = None
     field: str | None = None
     turno: str | None = None  # "2026-11-20 #1", set when a season is checked
+    # the message before its values were put in (marked with :func:`gettext_noop`) and the
+    # values: the frame translates the template and puts the values in again
+    template: str | None = dc_field(default=None, compare=False)
+    params: Mapping[str, Any] | None = dc_field(default=None, compare=False)
+
+    @classmethod
+    def said(cls, code: str, template: str, params: Mapping[str, Any] | None = None, **kw: Any):
+        """A problem whose message is ``template % params`` (a translatable sentence)."""
+        message = template % params if params else template
+        return cls(code, message, template=template, params=dict(params or {}), **kw)
 
     def in_turno(self, label: str) -> Problem:
         return replace(self, turno=label)

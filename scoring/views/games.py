@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Turno
 from scoring.permissions import segretario_required
+from scoring.problem_text import engine_text, localized, localized_all
 from scoring.rules import Problem, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
 from scoring.selectors_games import (
@@ -88,18 +89,24 @@ def build_fields(
     fields = []
     for spec in specs:
         name, kind = spec["name"], spec["kind"]
-        f = Field(name, kind, spec["label"], spec.get("help", ""), spec.get("required", False))
+        f = Field(
+            name,
+            kind,
+            engine_text(spec["label"]),
+            engine_text(spec.get("help", "")),
+            spec.get("required", False),
+        )
         f.echo = bool(spec.get("echo"))
         if kind == "choice":
             chosen = str(data.get(name, ""))
             f.inputs = [
-                Input(name, str(label), str(value), chosen == str(value), "radio")
+                Input(name, engine_text(label), str(value), chosen == str(value), "radio")
                 for value, label in spec["choices"]
             ]
         elif kind == "multi":
             chosen = data.getlist(name) if hasattr(data, "getlist") else data.get(name, [])
             f.inputs = [
-                Input(name, str(label), str(value), str(value) in chosen, "checkbox")
+                Input(name, engine_text(label), str(value), str(value) in chosen, "checkbox")
                 for value, label in spec["choices"]
             ]
         elif kind == "per_player":
@@ -116,12 +123,12 @@ def build_fields(
                 for i, p in enumerate(spec["players"])
             ]
         elif kind == "bool":
-            f.inputs = [Input(name, spec["label"], "1", bool(data.get(name)), "checkbox")]
+            f.inputs = [Input(name, f.label, "1", bool(data.get(name)), "checkbox")]
         else:  # int
             f.inputs = [
                 Input(
                     name,
-                    spec["label"],
+                    f.label,
                     str(data.get(name, "")),
                     False,
                     "number",
@@ -160,6 +167,11 @@ def _typed(data: Mapping[str, Any]) -> bool:
     return any(str(v or "").strip() for k, v in data.items() if k not in FORM_KEYS)
 
 
+def _label_unless_said(label: str, message: str) -> str:
+    """The field's label to put before a message, unless the message already names it."""
+    return "" if label and message.startswith(label) else label
+
+
 def smazzata_preview(
     system: Any,
     rules: Any,
@@ -191,10 +203,10 @@ def smazzata_preview(
             after = system.score_running(rules, {**record, "smazzate": smazzate})["totals"]
         except RuleViolation:  # a correction that later smazzate no longer fit: no totals
             after = None
-    labels = {f["name"]: f["label"] for f in fields}
+    labels = {f["name"]: engine_text(f["label"]) for f in fields}
     points = result["points"]
     return {
-        "facts": result["facts"],
+        "facts": [(engine_text(label), engine_text(text)) for label, text in result["facts"]],
         "points": [
             {"name": p, "points": points.get(p), "after": after.get(p) if after else None}
             for p in players
@@ -202,8 +214,11 @@ def smazzata_preview(
         if points is not None
         else [],
         "problems": [
-            {"label": labels.get(p.field or "", ""), "message": p.message}
-            for p in result["problems"]
+            {
+                "label": _label_unless_said(labels.get(p.field or "", ""), p.message),
+                "message": p.message,
+            }
+            for p in localized_all(result["problems"])
         ],
         "echo": result["echo"],
         "echo_fields": echo_fields,
@@ -225,6 +240,7 @@ def _render(
 ) -> HttpResponse:
     season = turno.season
     system, rules = season.system, season.game_rules
+    problems, close_problems = localized_all(problems), localized_all(close_problems)
     record = game_record(turno)
     running = system.score_running(rules, record)
     head = record
@@ -351,7 +367,7 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
     except RuleViolation as exc:
         if any(p.code == "SMAZZATA_ALREADY_RECORDED" for p in exc.problems):
             for p in exc.problems:
-                messages.error(request, p.message)
+                messages.error(request, localized(p).message)
             return redirect(_live_url(pk))
         fresh = _turno(pk)
         draft = None

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view, segretario_required
+from scoring.problem_text import localized
 from scoring.publishing import sees_unpublished
 from scoring.rules import RuleViolation
 from scoring.rules.systems import get_system, systems
@@ -85,7 +86,9 @@ def season_close_view(request: HttpRequest, pk: int) -> HttpResponse:
             season_close(season=pk, user=request.user, reason=form.cleaned_data["reason"])
         except RuleViolation as exc:
             for problem in exc.problems:
-                form.add_error("reason" if problem.field == "reason" else None, problem.message)
+                form.add_error(
+                    "reason" if problem.field == "reason" else None, localized(problem).message
+                )
         else:
             messages.success(
                 request,
@@ -175,7 +178,9 @@ def season_new_view(request: HttpRequest) -> HttpResponse:
         except RuleViolation as exc:
             fields = set(form.fields)
             for problem in exc.problems:
-                form.add_error(problem.field if problem.field in fields else None, problem.message)
+                form.add_error(
+                    problem.field if problem.field in fields else None, localized(problem).message
+                )
         else:
             messages.success(request, _("Stagione %(name)s creata.") % {"name": season.name})
             return redirect(f"{reverse('scoring:segreteria')}?stagione={season.pk}")

@@ -34,6 +34,7 @@ from scoring.forms import (
 )
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.permissions import segretario_required
+from scoring.problem_text import localized
 from scoring.rules import Progress, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
@@ -81,7 +82,7 @@ def _live_url(pk: int) -> str:
 
 
 def _messages_of(exc: RuleViolation) -> list[str]:
-    return [p.message for p in exc.problems]
+    return [localized(p).message for p in exc.problems]
 
 
 @dataclass(frozen=True)
@@ -766,7 +767,9 @@ def turno_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
             if fresh.turno.is_open:  # already reopened: no reopen form to show
                 return _render_live(request, fresh, errors=_messages_of(exc))
             for problem in exc.problems:
-                form.add_error("reason" if problem.field == "reason" else None, problem.message)
+                form.add_error(
+                    "reason" if problem.field == "reason" else None, localized(problem).message
+                )
             return _render_live(request, fresh, reopen_form=form)
         messages.success(request, _("Turno riaperto: la motivazione è registrata nel verbale."))
         return redirect(_live_url(pk))

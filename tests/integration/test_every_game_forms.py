@@ -109,3 +109,102 @@ def test_the_new_turno_form_refuses_a_table_the_game_does_not_take(segretario_cl
     assert "3 giocatori: questo gioco si gioca in 4" in seats  # the engine's check, by the seats
     data["seat_4"] = pk["Dario"]
     assert segretario_client.post(URL, data).status_code == 302
+
+
+# -- defect 4: the engine's messages as sentences naming the field, in the reader's language ------
+def _post(client, turno, data, lang="it"):
+    url = reverse("scoring:game_smazzata", args=[turno.pk])
+    return client.post(url, {"numero": "1", **data}, HTTP_ACCEPT_LANGUAGE=lang)
+
+
+@pytest.mark.parametrize(
+    "code, players, data, italian, english",
+    [
+        (
+            "ramino-101",
+            2,
+            {"closer": "Anna"},
+            "Chiusura: scegliere come si è chiuso.",
+            "Close: choose how the hand was closed.",
+        ),
+        (
+            "king-internazionale",
+            4,
+            {},
+            "Contratto: scegliere il contratto.",
+            "Contract: choose the contract.",
+        ),
+        (
+            "skat-isko",
+            3,
+            {"declarer": "Bruno", "with": "1", "declarer_points": "70"},
+            "Gioco: scegliere il gioco.",
+            "Game: choose the game.",
+        ),
+        (
+            "skat-isko",
+            3,
+            {"declarer": "Bruno", "game": "GRAND", "with": "1", "declarer_points": "70"},
+            "Dichiarazione (licitazione): scrivere il valore dichiarato.",
+            "Bid: enter the bid.",
+        ),
+        (
+            "skat-isko",
+            3,
+            {"declarer": "Bruno", "game": "GRAND", "with": "1", "bid": "18", "matadors": "5"},
+            "Matadori (con/senza): 5 non va bene, deve essere da 1 a 4.",
+            "Matadors (with/without): 5 is not allowed, it must be from 1 to 4.",
+        ),
+        (
+            "skat-isko",
+            3,
+            {"declarer": "Bruno", "game": "GRAND", "with": "1", "bid": "18", "matadors": "1"},
+            "Prese del dichiarante: scrivere il numero.",
+            "Declarer&#x27;s tricks: enter the number.",
+        ),
+    ],
+)
+def test_a_bad_deal_is_told_as_a_sentence_naming_the_field(
+    segretario_client, members, code, players, data, italian, english
+):
+    turno = _start(code, players)
+    for lang, expected in (("it", italian), ("en", english)):
+        response = _post(segretario_client, turno, data, lang)
+        assert response.status_code == 422
+        html = response.content.decode()
+        assert expected in html
+        assert "None" not in html and "DIAMONDS, HEARTS" not in html
+        assert "manca il dato" not in html and "(bid)" not in html and "sequenze" not in html
+    assert not turno.smazzate.exists()
+
+
+def test_the_five_games_forms_and_columns_in_english(segretario_client, members):
+    ramino = _start("ramino-101", 3)
+    html = segretario_client.get(
+        reverse("scoring:turno_live", args=[ramino.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Who closes" in html and "Points left in hand" in html and "Chi chiude" not in html
+    skat = _start("skat-isko", 3)
+    html = segretario_client.get(
+        reverse("scoring:turno_live", args=[skat.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Passed: everybody passed" in html and "Eingepasst" not in html
+    assert "♣ clubs" in html and "Matadors (with/without)" in html
+    html = segretario_client.get(
+        reverse("scoring:turno_live", args=[skat.pk]), HTTP_ACCEPT_LANGUAGE="it"
+    ).content.decode()
+    assert "Passato: tutti hanno passato" in html and "Eingepasst" not in html
+
+
+def test_the_english_catalogue_has_no_untranslated_entry():
+    """Every msgid of locale/en has its msgstr (what makemessages would leave empty)."""
+    import pathlib
+
+    po = pathlib.Path(__file__).resolve().parents[2] / "locale/en/LC_MESSAGES/django.po"
+    text = po.read_text(encoding="utf-8")
+    entries = re.findall(r'^msgid ((?:".*"\n)+)msgstr ((?:".*"\n)+)', text + "\n", re.M)
+    joined = [
+        ("".join(re.findall(r'"(.*)"', i)), "".join(re.findall(r'"(.*)"', s))) for i, s in entries
+    ]
+    empty = [msgid for msgid, msgstr in joined if msgid and not msgstr]
+    assert empty == []

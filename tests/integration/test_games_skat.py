@@ -156,8 +156,9 @@ def test_invalid_input_shows_the_engines_message_and_stores_nothing(segretario_c
     # while typing: what is missing is named, field by field
     r = preview(segretario_client, lista, declarer="Bruno", game="CLUBS", declarer_points="61")
     t = text(r)
-    assert "Dichiarazione (licitazione): manca la dichiarazione (bid)" in t
-    assert "Prese del dichiarante: manca il dato declarer_tricks" in t
+    assert "Dichiarazione (licitazione): scrivere il valore dichiarato." in t
+    assert "Prese del dichiarante: scrivere il numero." in t
+    assert "Dichiarazione (licitazione): Dichiarazione" not in t  # the field named once
     assert "avversari 59" in r.content.decode()
     assert Smazzata.objects.count() == 0
 
@@ -195,7 +196,7 @@ def test_without_javascript_a_rejected_save_shows_the_preview(segretario_client,
     assert r.status_code == 422
     html = r.content.decode()
     assert "avversari 31</output>" in html
-    assert "prese del solista: 11 fuori dall&#x27;intervallo 0..10" in html
+    assert "Prese del dichiarante: 11 non va bene, deve essere da 0 a 10." in html
     assert Smazzata.objects.count() == 0
 
 
@@ -252,7 +253,7 @@ def test_the_spielliste_rows_run_the_totals_per_player(spec_list):
         ["Carla", "Null, ouvert", "", "46", "vinto", "+46"],
         ["Bruno", "♣ fiori con 2, mano, schneider ann., schwarz ann., ouvert", "120 : 0", "108",
          "vinto", "+108"],
-        ["", "eingepasst", "", "", "", ""],
+        ["", "passato", "", "", "", ""],
     ]  # fmt: skip
     summary = {
         s["kind"]: [(c["value"], c["g"], c["v"]) for c in s["cells"]] for s in sheet["summary"]

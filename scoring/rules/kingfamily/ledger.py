@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, posted_int
 from . import turno as engine
 from .contracts import NAMES
@@ -48,7 +48,7 @@ class KingLedger(BaseSystem):
                 {
                     "name": "mode",
                     "kind": "choice",
-                    "label": "Asta",
+                    "label": gettext_noop("Asta"),
                     "choices": [[m, MODE_LABELS.get(m, m)] for m in step["modes"]],
                     "required": True,
                 }
@@ -58,8 +58,8 @@ class KingLedger(BaseSystem):
                 {
                     "name": "trump",
                     "kind": "choice",
-                    "label": "Briscola",
-                    "help": "per la dichiarazione, la Récupération o l'asta positiva",
+                    "label": gettext_noop("Briscola"),
+                    "help": gettext_noop("per la dichiarazione, la Récupération o l'asta positiva"),
                     "choices": [[t, TRUMP_LABELS.get(t, t)] for t in step["trumps"]],
                 }
             )
@@ -68,13 +68,13 @@ class KingLedger(BaseSystem):
         if step.get("seller"):
             price = (
                 {
-                    "label": "Offerta accettata",
+                    "label": gettext_noop("Offerta accettata"),
                     "min": min(step["offers"]),
                     "max": max(step["offers"]),
                 }
                 if step.get("offers")
                 else {
-                    "label": "Prese promesse",
+                    "label": gettext_noop("Prese promesse"),
                     "min": 1,
                     "max": (step.get("tricks") or [1, 13])[1],
                 }
@@ -84,7 +84,7 @@ class KingLedger(BaseSystem):
                     "name": "buyer",
                     "kind": "choice",
                     "label": f"Vendita: chi compra da {step['seller']}",
-                    "help": "lasciare vuoto se non c'è vendita",
+                    "help": gettext_noop("lasciare vuoto se non c'è vendita"),
                     "choices": [[b, b] for b in step["buyers"]],
                 }
             )
@@ -93,8 +93,8 @@ class KingLedger(BaseSystem):
             {
                 "name": "result",
                 "kind": "per_player",
-                "label": "Conteggio (prese, carte, cuori… secondo il contratto)",
-                "help": "non per l'asta non giocata",
+                "label": gettext_noop("Conteggio (prese, carte, cuori… secondo il contratto)"),
+                "help": gettext_noop("non per l'asta non giocata"),
                 "players": players,
                 "min": 0,
                 "max": rules.deck(len(players)).tricks,
@@ -105,7 +105,7 @@ class KingLedger(BaseSystem):
                 {
                     "name": "last",
                     "kind": "choice",
-                    "label": "Deux der: chi prende l'ultima presa",
+                    "label": gettext_noop("Deux der: chi prende l'ultima presa"),
                     "choices": [[p, p] for p in players],
                 }
             )
@@ -219,12 +219,15 @@ class KingLedger(BaseSystem):
         return ", ".join(parts)
 
     def turno_columns(self) -> list[tuple[str, str]]:
-        return [("penalties", "Penalità"), ("matchpoints", "Matchpoints")]
+        return [
+            ("penalties", gettext_noop("Penalità")),
+            ("matchpoints", gettext_noop("Matchpoints")),
+        ]
 
     def standing_columns(self) -> list[tuple[str, str]]:
         return [
-            ("matchpoints", "Matchpoints"),
-            ("points", "Punti"),
-            ("turni", "Turni"),
-            ("wins", "Vittorie"),
+            ("matchpoints", gettext_noop("Matchpoints")),
+            ("points", gettext_noop("Punti")),
+            ("turni", gettext_noop("Turni")),
+            ("wins", gettext_noop("Vittorie")),
         ]

@@ -4,10 +4,10 @@ rule sets share: the result counts, the trump, the sale's shape (SPEC-king-famil
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..problems import Problem
+from ..problems import Problem, gettext_noop
 from .contracts import CARDS_LEFT, CONTRACTS, NAMES
 from .rules import TRUMPS, KingRules
 
@@ -132,7 +132,18 @@ class Checker:
             return None
         game = raw.get("game")
         if not isinstance(game, str) or game not in codes:
-            self.add("GAME_UNKNOWN", f"contratto sconosciuto: {game!r}", fld="game")
+            problem = (
+                Problem.said("GAME_UNKNOWN", gettext_noop("Contratto: scegliere il contratto."), {})
+                if game is None or game == ""
+                else Problem.said(
+                    "GAME_UNKNOWN",
+                    gettext_noop(
+                        "Contratto: «%(value)s» non è un contratto di questo regolamento."
+                    ),
+                    {"value": str(game)},
+                )
+            )
+            self.problems.append(replace(problem, smazzata=self.number, field="game"))
             return None
         return game
 

@@ -7,11 +7,11 @@ before a smazzata changes the state, and every problem is reported at once.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
-from ..problems import Problem
+from ..problems import Problem, gettext_noop
 from .rules import CLOSE_CODES, RaminoRules
 
 HAND_KEYS = frozenset({"closer", "close", "penalties", "closer_points", "reentries"})
@@ -157,7 +157,17 @@ def check_hand(
         closer_ok = True
     close = hand.get("close")
     if close not in close_codes(rules):
-        add("CLOSE_UNKNOWN", f"chiusura sconosciuta: {close!r}", fld="close")
+        if close is None or close == "":
+            problem = Problem.said(
+                "CLOSE_UNKNOWN", gettext_noop("Chiusura: scegliere come si è chiuso."), {}
+            )
+        else:
+            problem = Problem.said(
+                "CLOSE_UNKNOWN",
+                gettext_noop("Chiusura: «%(value)s» non è una chiusura di questo regolamento."),
+                {"value": str(close)},
+            )
+        problems.append(replace(problem, smazzata=k, field="close"))
         return problems
     instant = close in rules.instant_wins
     penalties = hand.get("penalties")

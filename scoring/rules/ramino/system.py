@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, posted_int, register
 from .document import replay, score_match, score_season, standing
 from .generator import random_match
@@ -110,21 +110,21 @@ class RaminoSystem(BaseSystem):
             {
                 "name": "closer",
                 "kind": "choice",
-                "label": "Chi chiude",
+                "label": gettext_noop("Chi chiude"),
                 "choices": [[p, p] for p in state.active],
                 "required": True,
             },
             {
                 "name": "close",
                 "kind": "choice",
-                "label": "Chiusura",
+                "label": gettext_noop("Chiusura"),
                 "choices": [[c, self.close_label(rules, c)] for c in close_codes(rules)],
                 "required": True,
             },
             {
                 "name": "penalties",
                 "kind": "per_player",
-                "label": "Punti rimasti in mano",
+                "label": gettext_noop("Punti rimasti in mano"),
                 "help": f"da 0 a {rules.max_penalty}; non per chi chiude, non con una "
                 "chiusura che vince la partita",
                 "players": state.active,
@@ -134,8 +134,8 @@ class RaminoSystem(BaseSystem):
             {
                 "name": "closer_points",
                 "kind": "int",
-                "label": "Due carte: i loro punti",
-                "help": "solo con la chiusura a due carte",
+                "label": gettext_noop("Due carte: i loro punti"),
+                "help": gettext_noop("solo con la chiusura a due carte"),
                 "min": rules.two_card_min,
                 "max": rules.two_card_max,
             },
@@ -196,7 +196,7 @@ class RaminoSystem(BaseSystem):
             {
                 "name": "reentries",
                 "kind": "multi",
-                "label": "Rientra?",
+                "label": gettext_noop("Rientra?"),
                 "help": f"eliminato: chi rientra paga la quota di {rules.reentry_fee} e riparte "
                 "dal punteggio più alto tra chi è ancora in gioco; chi non rientra è fuori",
                 "choices": [[p, f"{p} rientra a {total}"] for p, total in offers.items()],
@@ -258,10 +258,18 @@ class RaminoSystem(BaseSystem):
         return "; ".join(parts)
 
     def turno_columns(self) -> list[tuple[str, str]]:
-        return [("reentries", "Rientri"), ("fees", "Quote"), ("league_points", "Punti classifica")]
+        return [
+            ("reentries", gettext_noop("Rientri")),
+            ("fees", gettext_noop("Quote")),
+            ("league_points", gettext_noop("Punti classifica")),
+        ]
 
     def standing_columns(self) -> list[tuple[str, str]]:
-        return [("league_points", "Punti"), ("turni", "Partite"), ("wins", "Vinte")]
+        return [
+            ("league_points", gettext_noop("Punti")),
+            ("turni", gettext_noop("Partite")),
+            ("wins", gettext_noop("Vinte")),
+        ]
 
     def check_smazzata(
         self, rules: RaminoRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]

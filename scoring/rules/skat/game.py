@@ -13,9 +13,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..problems import Problem
+from ..problems import Problem, gettext_noop
 from .rules import GAME_NAMES, GAMES, NULL, SkatRules
 
+# The fields of a game as the live screen's form labels them (its messages name them so).
+FIELD_LABELS = {
+    "passed": gettext_noop("Passato: tutti hanno passato"),
+    "declarer": gettext_noop("Dichiarante"),
+    "game": gettext_noop("Gioco"),
+    "with": gettext_noop("Matadori"),
+    "bid": gettext_noop("Dichiarazione (licitazione)"),
+    "matadors": gettext_noop("Matadori (con/senza)"),
+    "declarer_points": gettext_noop("Punti carta del dichiarante"),
+    "declarer_tricks": gettext_noop("Prese del dichiarante"),
+}
 FLAGS = ("hand", "ouvert", "schneider_announced", "schwarz_announced")
 PLAYED_KEYS = (
     "declarer",
@@ -96,8 +107,15 @@ def read_game(
     declarer = record.get("declarer") if isinstance(record, Mapping) else None
     who = declarer if isinstance(declarer, str) else None
 
-    def add(code: str, message: str, field: str | None = None) -> None:
-        problems.append(Problem(code, message, smazzata=number, player=who, field=field))
+    def add(
+        code: str, message: str, field: str | None = None, params: dict[str, Any] | None = None
+    ) -> None:
+        """A problem; with ``params`` the message is a template (a translatable sentence)."""
+        problems.append(
+            Problem.said(code, message, params, smazzata=number, player=who, field=field)
+            if params is not None
+            else Problem(code, message, smazzata=number, player=who, field=field)
+        )
 
     if not isinstance(record, Mapping):
         add("FORMAT", "il gioco deve essere un oggetto JSON")
@@ -114,7 +132,7 @@ def read_game(
         if data:
             add(
                 "PASSED_WITH_DATA",
-                f"gioco passato (eingepasst) con dati di un gioco giocato: {', '.join(data)}",
+                f"gioco passato (nessuno gioca) con dati di un gioco giocato: {', '.join(data)}",
                 "passed",
             )
         return GameRead(not problems, None, problems)
@@ -134,12 +152,18 @@ def read_game(
         )
 
     game = record.get("game")
-    if not isinstance(game, str) or game not in GAMES:
+    if game is None or game == "":
+        add("GAME_UNKNOWN", gettext_noop("Gioco: scegliere il gioco."), "game", {})
+    elif not isinstance(game, str) or game not in GAMES:
         add(
             "GAME_UNKNOWN",
-            f"gioco sconosciuto {game!r} (ammessi: {', '.join(GAMES)})",
+            gettext_noop(
+                "Gioco: «%(value)s» non è un gioco di Skat (si può scegliere %(allowed)s)."
+            ),
             "game",
+            {"value": str(game), "allowed": ", ".join(GAMES)},
         )
+    if not isinstance(game, str) or game not in GAMES:
         game = None
 
     flags: dict[str, bool] = {}
@@ -151,7 +175,12 @@ def read_game(
 
     bid = record.get("bid")
     if bid is None:
-        add("BID_INVALID", "manca la dichiarazione (bid)", "bid")
+        add(
+            "BID_INVALID",
+            gettext_noop("%(label)s: scrivere il valore dichiarato."),
+            "bid",
+            {"label": FIELD_LABELS["bid"]},
+        )
     elif not _is_int(bid):
         add("FIELD_TYPE", f"bid: deve essere un numero intero (trovato {bid!r})", "bid")
         bid = None
@@ -164,9 +193,7 @@ def read_game(
         )
         bid = None
 
-    tricks = _count(
-        record, "declarer_tricks", rules.tricks, "TRICKS_RANGE", "prese del solista", add
-    )
+    tricks = _count(record, "declarer_tricks", rules.tricks, "TRICKS_RANGE", add)
 
     matadors = with_ = points = None
     if game == NULL:
@@ -188,16 +215,19 @@ def read_game(
             )
     elif game is not None:
         top = rules.max_matadors_of(game)
-        matadors = _count(record, "matadors", top, "MATADORS_RANGE", "sequenze", add, low=1)
+        matadors = _count(record, "matadors", top, "MATADORS_RANGE", add, low=1)
         with_ = record.get("with")
         if with_ is None:
-            add("MATADORS_RANGE", "manca con/senza (with) delle sequenze", "with")
+            add(
+                "MATADORS_RANGE",
+                gettext_noop("%(label)s: scegliere «con» o «senza»."),
+                "with",
+                {"label": FIELD_LABELS["with"]},
+            )
         elif not isinstance(with_, bool):
             add("FIELD_TYPE", f"with: deve essere true o false (trovato {with_!r})", "with")
             with_ = None
-        points = _count(
-            record, "declarer_points", rules.total_points, "POINTS_RANGE", "punti carta", add
-        )
+        points = _count(record, "declarer_points", rules.total_points, "POINTS_RANGE", add)
         if points is not None and tricks is not None:
             if tricks == rules.tricks and points != rules.total_points:
                 add(
@@ -257,21 +287,26 @@ def _count(
     key: str,
     top: int,
     code: str,
-    what: str,
     add: Any,
     low: int = 0,
 ) -> int | None:
     """An integer field in ``low..top``: FIELD_TYPE if not an integer, ``code`` if missing or
-    out of range."""
+    out of range (the messages name the field as the form labels it)."""
     v = record.get(key)
+    label = FIELD_LABELS[key]
     if v is None:
-        add(code, f"manca il dato {key} ({what})", key)
+        add(code, gettext_noop("%(label)s: scrivere il numero."), key, {"label": label})
         return None
     if not _is_int(v):
         add("FIELD_TYPE", f"{key}: deve essere un numero intero (trovato {v!r})", key)
         return None
     if not low <= v <= top:
-        add(code, f"{what}: {v} fuori dall'intervallo {low}..{top}", key)
+        add(
+            code,
+            gettext_noop("%(label)s: %(value)s non va bene, deve essere da %(low)s a %(top)s."),
+            key,
+            {"label": label, "value": v, "low": low, "top": top},
+        )
         return None
     return v
 

@@ -8,30 +8,31 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, posted_int
 from . import lista
+from .game import FIELD_LABELS
 from .rules import GAMES, NULL, SkatRules
 
 GAME_LABELS = {
-    "DIAMONDS": "♦ quadri",
-    "HEARTS": "♥ cuori",
-    "SPADES": "♠ picche",
-    "CLUBS": "♣ fiori",
+    "DIAMONDS": gettext_noop("♦ quadri"),
+    "HEARTS": gettext_noop("♥ cuori"),
+    "SPADES": gettext_noop("♠ picche"),
+    "CLUBS": gettext_noop("♣ fiori"),
     "GRAND": "Grand",
     "NULL": "Null",
 }
 FLAGS = (
-    ("hand", "Mano (senza skat)"),
+    ("hand", gettext_noop("Mano (senza skat)")),
     ("ouvert", "Ouvert"),
-    ("schneider_announced", "Schneider annunciato"),
-    ("schwarz_announced", "Schwarz annunciato"),
+    ("schneider_announced", gettext_noop("Schneider annunciato")),
+    ("schwarz_announced", gettext_noop("Schwarz annunciato")),
 )
 NUMBERS = (
-    ("bid", "Dichiarazione (licitazione)", 18, 264),
-    ("matadors", "Matadori (con/senza)", 1, 11),
-    ("declarer_points", "Punti carta del dichiarante (l'avversario ha 120 − x)", 0, 120),
-    ("declarer_tricks", "Prese del dichiarante", 0, 10),
+    ("bid", FIELD_LABELS["bid"], 18, 264),
+    ("matadors", FIELD_LABELS["matadors"], 1, 11),
+    ("declarer_points", FIELD_LABELS["declarer_points"], 0, 120),
+    ("declarer_tricks", FIELD_LABELS["declarer_tricks"], 0, 10),
 )
 
 
@@ -55,25 +56,25 @@ class SkatLedger(BaseSystem):
         if step["complete"]:
             return []
         fields: list[dict[str, Any]] = [
-            {"name": "passed", "kind": "bool", "label": "Eingepasst: tutti hanno passato"},
+            {"name": "passed", "kind": "bool", "label": FIELD_LABELS["passed"]},
             {
                 "name": "declarer",
                 "kind": "choice",
-                "label": "Dichiarante",
+                "label": FIELD_LABELS["declarer"],
                 "choices": [[p, p] for p in step["active"]],
             },
             {
                 "name": "game",
                 "kind": "choice",
-                "label": "Gioco",
+                "label": FIELD_LABELS["game"],
                 "choices": [[g, GAME_LABELS[g]] for g in GAMES],
             },
             {
                 "name": "with",
                 "kind": "choice",
-                "label": "Matadori",
-                "help": "con il J♣ (con) o senza",
-                "choices": [["1", "con"], ["0", "senza"]],
+                "label": FIELD_LABELS["with"],
+                "help": gettext_noop("con il J♣ (con) o senza"),
+                "choices": [["1", gettext_noop("con")], ["0", gettext_noop("senza")]],
             },
         ]
         fields += [
@@ -83,6 +84,7 @@ class SkatLedger(BaseSystem):
         for f in fields:
             if f["name"] == "declarer_points":
                 f["echo"] = True  # the opponents' 120 − x, shown by :meth:`preview`
+                f["help"] = gettext_noop("gli avversari hanno 120 − x")
         fields += [{"name": name, "kind": "bool", "label": label} for name, label in FLAGS]
         return fields
 
@@ -177,7 +179,7 @@ class SkatLedger(BaseSystem):
 
     def describe(self, smazzata: Mapping[str, Any]) -> str:
         if smazzata.get("passed"):
-            return "eingepasst: nessuno gioca"
+            return "passato: nessuno gioca"
         game = GAME_LABELS.get(smazzata["game"], smazzata["game"])
         outcome = "vinto" if smazzata.get("won") else "perso"
         line = f"{smazzata['declarer']}: {game}, valore {smazzata['value']}, {outcome}"
@@ -187,19 +189,19 @@ class SkatLedger(BaseSystem):
 
     def turno_columns(self) -> list[tuple[str, str]]:
         return [
-            ("game_points", "Punti gioco"),
-            ("won", "Vinte"),
-            ("lost", "Perse"),
-            ("opponents_lost", "Perse dagli avversari"),
-            ("penalties", "Penalità"),
+            ("game_points", gettext_noop("Punti gioco")),
+            ("won", gettext_noop("Vinte")),
+            ("lost", gettext_noop("Perse")),
+            ("opponents_lost", gettext_noop("Perse dagli avversari")),
+            ("penalties", gettext_noop("Penalità")),
         ]
 
     def standing_columns(self) -> list[tuple[str, str]]:
         return [
-            ("list_points", "Punti lista"),
-            ("turni", "Liste"),
-            ("won", "Vinte"),
-            ("lost", "Perse"),
+            ("list_points", gettext_noop("Punti lista")),
+            ("turni", gettext_noop("Liste")),
+            ("won", gettext_noop("Vinte")),
+            ("lost", gettext_noop("Perse")),
         ]
 
     # -- the game value as the segretario types it (the live screen's preview) -----------------
@@ -321,7 +323,7 @@ class SkatLedger(BaseSystem):
                 "counts": dict(scored["opponents_lost"]),
                 "values": times(scored["opponents_lost"], bonus),
             },
-            {"kind": "value", "label": "Penalità", "values": dict(penalties)},
+            {"kind": "value", "label": gettext_noop("Penalità"), "values": dict(penalties)},
             {
                 "kind": "sum",
                 "label": "Punti lista (Seeger-Fabian)",
@@ -329,7 +331,14 @@ class SkatLedger(BaseSystem):
             },
         ]
         return {
-            "columns": ["Solista", "Gioco", "Punti carta", "Valore", "Esito", "Punti gioco"],
+            "columns": [
+                "Solista",
+                "Gioco",
+                "Punti carta",
+                "Valore",
+                "Esito",
+                gettext_noop("Punti gioco"),
+            ],
             "player_columns": ["Punti", "G", "V"],
             "rows": rows,
             "summary": summary,
@@ -368,18 +377,23 @@ def _value_text(rules: SkatRules, row: Mapping[str, Any]) -> str:
 def _facts(rules: SkatRules, row: Mapping[str, Any]) -> list[tuple[str, str]]:
     """What the live screen's preview says about a game's output row."""
     if row["passed"]:
-        return [("Eingepasst", "nessuno gioca: 0 punti a tutti")]
-    facts = [("Valore", _value_text(rules, row))]
+        return [(gettext_noop("Passato"), gettext_noop("nessuno gioca: 0 punti a tutti"))]
+    facts = [(gettext_noop("Valore"), _value_text(rules, row))]
     if row["overbid"]:
-        facts.append(("Superato", "il valore non raggiunge la dichiarazione: perso"))
-    facts.append(("Esito", f"{_outcome_text(row)} {row['score']:+d}"))
+        facts.append(
+            (
+                gettext_noop("Superato"),
+                gettext_noop("il valore non raggiunge la dichiarazione: perso"),
+            )
+        )
+    facts.append((gettext_noop("Esito"), f"{_outcome_text(row)} {row['score']:+d}"))
     return facts
 
 
 def _sheet_facts(rules: SkatRules, row: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
     """A game's cells on the Spielliste, in the order of ``sheet()["columns"]``."""
     if row["passed"]:
-        return ["", "eingepasst", "", "", "", ""]
+        return ["", "passato", "", "", "", ""]
     points = record.get("declarer_points")
     card = "" if points is None else f"{points} : {rules.total_points - points}"
     return [
