@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Player, Season, Turno
 from scoring.problem_text import localized
 from scoring.rules import Problem, RuleSet
+from scoring.rules.numbers import is_typed_int
 from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
 from scoring.rules.text import is_visible, normalize_text
 from scoring.rules.turno import PENALTY_LIMIT
@@ -74,6 +75,23 @@ class TextField(forms.CharField):
         super().validate(value)
         if value and not is_visible(value):
             raise forms.ValidationError(_("serve almeno un carattere visibile"), code="invisible")
+
+
+class TypedIntegerField(forms.IntegerField):
+    """An integer as a person types it: ASCII digits, a leading minus where ``min_value`` allows
+    negatives (:mod:`scoring.rules.numbers`). Django's own field reads with ``int()``, which
+    takes ``1_1_3`` as 113 and Arabic-Indic ``٢٧`` as 27."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not text:
+            return None
+        signed = self.min_value is None or self.min_value < 0
+        if not is_typed_int(text, signed=signed):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return int(text)
 
 
 def _numeric(attrs: dict | None = None) -> forms.NumberInput:
@@ -215,7 +233,7 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
         if not self.is_bound:
             return ""
         raw = str(self.data.get(f"seat_{i}") or "")
-        chosen = names.get(int(raw)) if raw.isdecimal() and len(raw) < 12 else None
+        chosen = names.get(int(raw)) if is_typed_int(raw) else None
         return chosen or " ".join(str(self.data.get(f"seat_{i}_new") or "").split())[:60]
 
     @property
@@ -324,7 +342,7 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
     illegal call gets the engine's Italian message rather than a generic "invalid choice".
     """
 
-    number = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    number = TypedIntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
     def __init__(self, *args, rules: RuleSet, players: Sequence[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -352,7 +370,7 @@ class SmazzataForm(ProblemFormMixin, forms.Form):
             widget=forms.RadioSelect,
         )
         for i, p in enumerate(self.players):
-            self.fields[self.count_name(i)] = forms.IntegerField(
+            self.fields[self.count_name(i)] = TypedIntegerField(
                 label=p,
                 required=False,
                 widget=_numeric({"min": 0}),
@@ -405,7 +423,7 @@ class PenalitaForm(ProblemFormMixin, forms.Form):
     field_map = {"penalties": "points"}
 
     player = forms.ChoiceField(label=_("Giocatore"))
-    points = forms.IntegerField(
+    points = TypedIntegerField(
         label=_("Punti"),
         # bounded: an unbounded integer overflows the column (a 500) or the stored ratio
         min_value=-PENALTY_POINTS_LIMIT,

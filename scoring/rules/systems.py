@@ -26,6 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from .numbers import is_typed_int
 from .problems import Problem, RuleViolation
 
 # The packages that register a game system when imported; the only place naming them.
@@ -235,17 +236,18 @@ def posted_int(
     text: Any, what: str, problems: list[Problem], player: str | None = None
 ) -> int | None:
     """A number typed into an entry field: None when left empty; a ``FIELD_TYPE`` problem (and
-    None) when it is not an integer. Shared by every system's :meth:`parse_entry`."""
+    None) when it is not an integer typed in ASCII digits (an optional leading minus: the engine
+    checks the range), never what else ``int()`` reads (``1_1_3``, ``٢٧``). Shared by every
+    system's :meth:`parse_entry`."""
     text = str(text if text is not None else "").strip()
     if not text:
         return None
-    try:
+    if is_typed_int(text, signed=True):
         return int(text)
-    except ValueError:
-        problems.append(
-            Problem("FIELD_TYPE", f"{what}: {text!r} non è un numero intero", player=player)
-        )
-        return None
+    problems.append(
+        Problem("FIELD_TYPE", f"{what}: {text!r} non è un numero intero", player=player)
+    )
+    return None
 
 
 _REGISTRY: dict[str, GameSystem] = {}

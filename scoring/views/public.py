@@ -36,6 +36,7 @@ from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import unpublished_page
+from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.rules.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.systems import get_system, is_generic
@@ -67,10 +68,10 @@ def _season_from(request: HttpRequest, season_pk: int | None = None) -> Season |
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
     if raw in (None, ""):
         return current_season()
-    try:
-        pk = int(raw)
-    except (TypeError, ValueError):
-        raise Http404("stagione non valida") from None
+    # a key in ASCII digits (at most 18: inside the column), never what else int() reads
+    pk = raw if isinstance(raw, int) else typed_int_or_none(raw)
+    if pk is None:
+        raise Http404("stagione non valida")
     return get_object_or_404(Season, pk=pk)
 
 
