@@ -35,7 +35,7 @@ from scoring.charts import Bar, Line, bar_chart, even_indices, line_chart
 from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
 from scoring.permissions import members_view
-from scoring.publishing import unpublished_page
+from scoring.publishing import sees_unpublished, unpublished_page
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.ruleset import TITLE_ORDER
 from scoring.rules.season import FIGURE_COUNTS, league_line, season_figures
@@ -75,13 +75,18 @@ def _season_from(request: HttpRequest, season_pk: int | None = None) -> Season |
     return get_object_or_404(Season, pk=pk)
 
 
-def _season_context(season: Season | None) -> dict[str, Any]:
-    """The season picker: every season, and the query string that keeps a non-current one."""
-    seasons = list(
-        Season.objects.only("pk", "name", "is_current", "ruleset_code").order_by("-name")
+def _season_context(request: HttpRequest, season: Season | None) -> dict[str, Any]:
+    """The season picker: every season this visitor may see (an unpublished one only for the
+    segretario and the staff: its name is not told to the public), and the query string that
+    keeps a non-current one."""
+    every = list(
+        Season.objects.only("pk", "name", "is_current", "ruleset_code", "published").order_by(
+            "-name"
+        )
     )
     # the season shown without ?stagione= (as selectors.current_season picks it)
-    default = default_season(seasons)
+    default = default_season(every)
+    seasons = every if sees_unpublished(request) else [s for s in every if s.published]
     keep = ""
     if season is not None and default is not None and season.pk != default.pk:
         keep = f"?stagione={season.pk}"
@@ -132,7 +137,7 @@ def _classifica_part(
 def _classifica_page(
     request: HttpRequest, season: Season | None, extra: dict[str, Any] | None = None
 ) -> HttpResponse:
-    ctx = _season_context(season)
+    ctx = _season_context(request, season)
     ctx.update(extra or {})
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
@@ -237,7 +242,7 @@ class SeriesMove:
 def serie(request: HttpRequest) -> HttpResponse:
     """The nine series, top to bottom, who is in each, who moved at the last giornata."""
     season = _season_from(request)
-    ctx = _season_context(season)
+    ctx = _season_context(request, season)
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
     if season is not None and season.is_generic:
@@ -275,7 +280,7 @@ def serie(request: HttpRequest) -> HttpResponse:
 def turni(request: HttpRequest) -> HttpResponse:
     """The season's turni, newest first, filterable by player, dates and status; paginated."""
     season = _season_from(request)
-    ctx = _season_context(season)
+    ctx = _season_context(request, season)
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
     if season is not None:
@@ -314,7 +319,7 @@ def turno(request: HttpRequest, pk: int) -> HttpResponse:
 def players(request: HttpRequest) -> HttpResponse:
     """The members, each with their standing in the chosen season."""
     season = _season_from(request)
-    ctx = _season_context(season)
+    ctx = _season_context(request, season)
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
     standing: dict[int | None, ClassificaRow] = {}
@@ -403,7 +408,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
 def _player_page(
     request: HttpRequest, member: Player, season: Season | None, extra: dict[str, Any] | None = None
 ) -> HttpResponse:
-    ctx = _season_context(season)
+    ctx = _season_context(request, season)
     ctx.update(extra or {})
     ctx["player"] = member
     if (hidden := unpublished_page(request, season, ctx)) is not None:
