@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import itertools
 import json
 from typing import Any
 
@@ -353,10 +354,32 @@ def _clean_pin(pin: object) -> str:
     return text
 
 
+def trivial_pin(text: str) -> bool:
+    """A PIN anyone tries first (issue 26, item 6d): one digit repeated (``0000``), a run up or
+    down by one or two (``1234``, ``7890``, ``4321``, ``1357``, ``8642``), two digits alternating
+    (``1212``)."""
+    digits = [int(c) for c in text]
+    pairs = list(itertools.pairwise(digits))
+    steps = {b - a for a, b in pairs}
+    wrapped = {(b - a) % 10 for a, b in pairs}  # 7890, 0987: the keypad's run goes on
+    alternating = len(set(digits)) == 2 and all(d == digits[i % 2] for i, d in enumerate(digits))
+    return (len(steps) == 1 and abs(steps.pop()) <= 2) or wrapped in ({1}, {9}) or alternating
+
+
 @transaction.atomic
 def pin_set(*, player: Player, pin: object) -> PlayerPin:
-    """Set (or change) ``player``'s PIN; a new PIN also lifts a lock."""
+    """Set (or change) ``player``'s PIN; a new PIN also lifts a lock. A trivial PIN
+    (:func:`trivial_pin`) is refused: it would confirm a Verbale in anybody's name."""
     text = _clean_pin(pin)
+    if trivial_pin(text):
+        raise _fail(
+            "PIN_TRIVIAL",
+            _(
+                "PIN troppo facile da indovinare: niente cifre tutte uguali (0000), "
+                "sequenze (1234, 4321) o coppie ripetute (1212)"
+            ),
+            field="pin",
+        )
     row, _created = PlayerPin.objects.select_for_update().get_or_create(
         player=player, defaults={"pin_hash": make_password(text)}
     )

@@ -150,7 +150,7 @@ def world(make_season, admin_user) -> dict[str, Any]:
 
     player = closed.seats.order_by("position").first().player
     verbale_confirm(turno=closed, player=player, user=admin_user)
-    pin_set(player=player, pin="4321")
+    pin_set(player=player, pin="4329")
     NewsPreference.objects.create(user=admin_user, email="admin@example.org", each_turno=True)
     NewsMail.objects.create(
         kind=NewsMail.CLOSE, turno=closed, user=admin_user, to="admin@example.org", subject="s"

@@ -279,11 +279,35 @@ def test_pin_rules(members, turno, segretario):
     with pytest.raises(RuleViolation) as exc:  # no PIN yet
         verbale_confirm_at_table(turno=turno, player=player("Bruno"), pin="1234", user=segretario)
     assert exc.value.problems[0].code == "PIN_MISSING"
-    pin_set(player=player("Elena"), pin="1234")
+    pin_set(player=player("Elena"), pin="5830")
     with pytest.raises(RuleViolation) as exc:  # did not play: refused before the PIN is tried
         verbale_confirm_at_table(turno=turno, player=player("Elena"), pin="9999", user=segretario)
     assert exc.value.problems[0].code == "NOT_AT_TABLE"
     assert PlayerPin.objects.get(player__name="Elena").failed_attempts == 0
+
+
+TRIVIAL_PINS = ("0000", "7777", "1234", "6789", "7890", "4321", "0987", "1357", "8642", "1212")
+
+
+def test_a_trivial_pin_is_refused(client, members):
+    """Issue 26, item 6d: a PIN anyone tries first would confirm a Verbale in anybody's name."""
+    for pin in TRIVIAL_PINS:
+        with pytest.raises(RuleViolation) as exc:
+            pin_set(player=player("Anna"), pin=pin)
+        assert exc.value.problems[0].code == "PIN_TRIVIAL", pin
+    assert not PlayerPin.objects.exists()
+    for pin in ("0007", "4821", "1358", "2469", "9021", "1122"):
+        pin_set(player=player("Anna"), pin=pin)
+        assert check_password(pin, PlayerPin.objects.get(player__name="Anna").pin_hash)
+    client.force_login(members["Bruno"])
+    url = reverse("scoring:profile")
+    page = client.post(url, {"action": "pin", "pin": "0000", "pin2": "0000"})
+    assert page.status_code == 422
+    assert "PIN troppo facile da indovinare" in page.content.decode()
+    client.get(reverse("scoring:language"), {"language": "en"})
+    page = client.post(url, {"action": "pin", "pin": "1111", "pin2": "1111"})
+    assert "PIN too easy to guess" in page.content.decode()
+    assert not PlayerPin.objects.filter(player__name="Bruno").exists()
 
 
 def test_only_the_segretario_uses_the_table_screen(client, members, turno):
@@ -301,8 +325,8 @@ def test_the_profile_sets_the_pin(client, members):
     short = client.post(url, {"action": "pin", "pin": "12", "pin2": "12"})
     assert short.status_code == 422 and "il PIN deve essere di 4 cifre" in short.content.decode()
     assert not PlayerPin.objects.exists()
-    assert client.post(url, {"action": "pin", "pin": "2468", "pin2": "2468"}).status_code == 302
-    assert check_password("2468", PlayerPin.objects.get(player__name="Anna").pin_hash)
+    assert client.post(url, {"action": "pin", "pin": "2469", "pin2": "2469"}).status_code == 302
+    assert check_password("2469", PlayerPin.objects.get(player__name="Anna").pin_hash)
     assert "Hai già un PIN" in client.get(url).content.decode()
 
 
@@ -395,14 +419,14 @@ def test_required_the_turno_counts_only_when_the_last_player_confirms(
     assert CloseRequest.objects.get(turno=turno).tiebreak == [
         player(name).pk for name in record.tiebreak
     ]  # by player: a name corrected meanwhile keeps the spareggio
-    pin_set(player=player("Dario"), pin="1357")
+    pin_set(player=player("Dario"), pin="1358")
     for name in ("Anna", "Bruno", "Carla"):
         verbale_confirm(turno=turno, player=player(name))
         turno.refresh_from_db()
         assert turno.status == Turno.IN_CORSO
     assert not Standing.objects.filter(season=required_season).exists()
     # the last one, at the table: the real close runs
-    verbale_confirm_at_table(turno=turno, player=player("Dario"), pin="1357", user=segretario)
+    verbale_confirm_at_table(turno=turno, player=player("Dario"), pin="1358", user=segretario)
     turno.refresh_from_db()
     assert turno.status == Turno.CHIUSO and turno.verbale_number == 1
     assert turno.closed_by == segretario  # the segretario who asked for the close
