@@ -29,6 +29,7 @@ from typing import Any
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring.models import (
     CloseRequest,

@@ -35,7 +35,7 @@ def pages(shown) -> list[str]:
 
 @pytest.mark.parametrize("who", ["anonymous", "socio"])
 def test_the_public_picker_leaves_out_an_unpublished_season(client, two_seasons, socio, who):
-    shown, hidden = two_seasons
+    shown, _hidden = two_seasons
     if who == "socio":
         client.force_login(socio)
     for url in pages(shown):
