@@ -17,12 +17,13 @@ No Django model is imported here: the functions take plain values.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
 from django.utils.dates import MONTHS, WEEKDAYS
-from django.utils.formats import number_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import get_language, gettext, gettext_lazy
 
 MINUS = "−"  # U+2212, the typographic minus sign
@@ -72,6 +73,56 @@ def number(value: Any, places: int | None = None, *, plus: bool = False) -> str:
     if rounded > 0 and plus:
         return "+" + text
     return text
+
+
+def figure(value: Any) -> str:
+    """A figure of a game's own tables (a total, a count, a fee, a running total), as it is:
+    integers without decimals (``−46``, ``2704``), a decimal with the places it was stored with
+    (the Ramino fee ``"1.00"`` is ``1,00`` in Italian), a true minus sign; ``None`` gives ``""``
+    and a text that is no number is returned unchanged."""
+    if value is None or value == "" or isinstance(value, bool):
+        return "" if value is None else str(value)
+    if isinstance(value, int):
+        return number(value, 0)
+    if isinstance(value, float):
+        return number(Decimal(str(value)), 2)
+    try:
+        d = value if isinstance(value, Decimal) else Decimal(str(value).strip())
+    except ArithmeticError:
+        return str(value)
+    if not d.is_finite():
+        return str(value)
+    return number(d, max(0, -d.as_tuple().exponent))  # type: ignore[operator]
+
+
+def whole(value: Any, places: int = 2) -> str:
+    """A season score that is whole points in most games (the albo d'oro, a player's seasons):
+    ``916``, not ``916,00``; a value with a fraction keeps ``places`` decimals (``15,25``)."""
+    if value is None or value == "":
+        return DASH
+    d = Decimal(str(value))
+    return number(d, 0 if d == d.to_integral_value() else places)
+
+
+def season_score(value: Any, *, generic: bool) -> str:
+    """A season's score: C.A.F.'s league points with two decimals (``15,00``), the other games'
+    whole points without (``916``)."""
+    if value is None or value == "":
+        return DASH
+    return whole(value) if generic else number(Decimal(str(value)), 2)
+
+
+# a hyphen-minus that signs a number in a line of text: not inside a word, a date or a range
+_TEXT_MINUS = re.compile(r"(?<![\w\-/.,])-(?=\d)")
+
+
+def text(value: Any) -> str:
+    """A line of text holding numbers (a smazzata's description, a penalty, a title and its
+    value) with a true minus sign before each negative number: ``perso −46``,
+    ``Retrocessione −0,1``; words, dates and ranges (``1-4``, ``2026-11-20``) are kept."""
+    if value is None:
+        return ""
+    return _TEXT_MINUS.sub(MINUS, str(value))
 
 
 def points(value: int | None) -> str:
@@ -133,6 +184,11 @@ def date_short(day: dt.date | None) -> str:
     return DASH if day is None else f"{day:%d/%m/%Y}"
 
 
+def turno_label(day: dt.date, number: int) -> str:
+    """A turno as a reader names it: ``20/11/2026 #1`` (the records keep ``2026-11-20 #1``)."""
+    return f"{date_short(day)} #{number}"
+
+
 def moment(value: dt.datetime | None) -> str:
     """``21/11/2026 alle 00:05`` (``at 00:05``) in the club's time zone."""
     if value is None:
@@ -165,6 +221,30 @@ def game_label(code: str, trump: str | None = "") -> str:
 
 # OWASP "CSV injection": a cell starting with one of these is read as a formula by spreadsheets.
 FORMULA_TRIGGERS = ("=", "+", "-", "@", "\t", "\r")
+
+
+# a number kept as text by a record (the Ramino fee ``"1.00"``): a number in a CSV cell too
+_DECIMAL_TEXT = re.compile(r"-?\d+\.\d+")
+
+
+def csv_dialect() -> tuple[str, str]:
+    """(field separator, decimal separator) of a CSV file for the active language: a spreadsheet
+    set to Italian reads ``;`` and ``0,43``, one set to English ``,`` and ``0.43``."""
+    decimal = str(get_format("DECIMAL_SEPARATOR"))
+    return (";" if decimal == "," else ","), decimal
+
+
+def csv_cell(value: Any, decimal: str = ".") -> str:
+    """A CSV cell: a number as a spreadsheet of the language reads it (plain minus, no
+    grouping, ``decimal`` before the fraction: ``-0,43``), any other text through
+    :func:`csv_text`."""
+    if isinstance(value, float):
+        value = Decimal(str(value))
+    if isinstance(value, str) and _DECIMAL_TEXT.fullmatch(value):
+        value = Decimal(value)
+    if isinstance(value, Decimal):
+        return format(value, "f").replace(".", decimal)
+    return csv_text(value)
 
 
 def csv_text(value: Any) -> str:

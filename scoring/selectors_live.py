@@ -302,7 +302,9 @@ def _generic_table(turno: Turno) -> LiveTable:
 def _standing(season: Season) -> StandingBlock:
     if season.is_generic:
         lines = [  # the first of the system's columns: its score
-            StandingLine(r.place, r.player, r.player_id, str(r.values[0]), "", r.movement)
+            StandingLine(
+                r.place, r.player, r.player_id, formatting.figure(r.values[0]), "", r.movement
+            )
             for r in game_classifica(season).rows
         ]
     else:

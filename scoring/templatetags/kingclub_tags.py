@@ -225,6 +225,33 @@ def title_value(value: Any) -> str:
     return formatting.title_value(value)
 
 
+@register.filter
+def figure(value: Any) -> str:
+    """``{{ v|figure }}``: a game's own figure as stored: ``−46``, ``2704``, the fee ``1,00``."""
+    return formatting.figure(value)
+
+
+@register.filter
+def whole(value: Any) -> str:
+    """``{{ score|whole }}``: whole points without ``,00`` (``916``), a fraction with two
+    decimals."""
+    return formatting.whole(value)
+
+
+@register.filter
+def season_score(value: Any, generic: bool = False) -> str:
+    """``{{ st.score|season_score:season.is_generic }}``: C.A.F.'s league points ``15,00``, the
+    other games' whole points ``916``."""
+    return formatting.season_score(value, generic=bool(generic))
+
+
+@register.filter
+def minus(value: Any) -> str:
+    """``{{ line|minus }}``: a line of text with a true minus sign before each negative number
+    (``perso −46``)."""
+    return formatting.text(value)
+
+
 @register.simple_tag
 def league_points_label() -> str:
     """``{% league_points_label %}``: the one name of league points (``Punti classifica``)."""

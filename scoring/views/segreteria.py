@@ -21,6 +21,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from scoring import formatting
 from scoring.audit import turno_history
 from scoring.forms import (
     SUIT_NAMES,
@@ -68,6 +69,11 @@ T = "scoring/segreteria/"
 
 
 # -- helpers -------------------------------------------------------------------------------------
+def _label(turno: Turno) -> str:
+    """The turno as a message names it: ``20/11/2026 #1``."""
+    return formatting.turno_label(turno.date, turno.number)
+
+
 def _state(pk: int) -> TurnoState:
     try:
         return turno_state(pk)
@@ -447,7 +453,7 @@ def turno_new(request: HttpRequest) -> HttpResponse:
             messages.success(
                 request,
                 _("Turno %(label)s iniziato: mazziere %(dealer)s.")
-                % {"label": turno.label, "dealer": form.first_dealer},
+                % {"label": _label(turno), "dealer": form.first_dealer},
             )
             return redirect(_live_url(turno.pk))
     return render(request, T + "turno_new.html", {"form": form})
@@ -565,7 +571,7 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
             state,
             errors=[
                 _("il turno %(label)s è chiuso: per modificarlo va riaperto")
-                % {"label": state.turno.label}
+                % {"label": _label(state.turno)}
             ],
         )
     return _render_live(request, state, form=form)
@@ -777,7 +783,7 @@ def turno_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_live(
             request,
             state,
-            errors=[_("il turno %(label)s è già aperto") % {"label": state.turno.label}],
+            errors=[_("il turno %(label)s è già aperto") % {"label": _label(state.turno)}],
         )
     return _render_live(request, state, reopen_form=form)
 
@@ -791,7 +797,7 @@ def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("turno inesistente") from None
     except KeptByItsSystem:  # another game's turno: the same rules, its own screen
         return games.game_delete(request, pk)
-    label = state.turno.label
+    label = _label(state.turno)
     try:
         turno_delete(turno=pk, user=request.user)
     except RuleViolation as exc:

@@ -4,11 +4,15 @@ services."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.urls import reverse
 
+from scoring import formatting
 from scoring.demo_games import game_season
-from scoring.models import Player, Standing
+from scoring.models import Player, Standing, Turno
 
 pytestmark = pytest.mark.django_db
 P4 = ["Anna", "Bruno", "Carla", "Dario"]
@@ -44,12 +48,9 @@ def test_movement_arrows_from_the_second_giornata(client, socio):
 
 def test_caf_verbale_prints_each_count_in_one_pair_of_brackets(client, socio, make_season):
     """Defect 8: the page wrote "(3)" and its stylesheet wrapped it again, "((3)) −12"."""
-    import re
     from pathlib import Path
 
     from django.conf import settings
-
-    from scoring.models import Turno
 
     make_season(giornate=1)
     turno = Turno.objects.filter(status=Turno.CHIUSO).first()
@@ -60,3 +61,105 @@ def test_caf_verbale_prints_each_count_in_one_pair_of_brackets(client, socio, ma
     for sheet in re.findall(r'href="/static/(css/[^"]+\.css)"', html):
         css = (Path(settings.BASE_DIR) / "static" / sheet).read_text()
         assert not re.search(r"\.count::?(before|after)\s*\{[^}]*content", css), sheet
+
+
+# -- numbers and dates (defect 9 and the friction of dates) --------------------------------------
+HYPHEN_NUMBER = re.compile(r"(?<![\w\-/.:])-\d")  # a hyphen-minus signing a number
+
+
+def shown(html: str) -> str:
+    """The text a reader sees: no scripts, styles, tags or attributes."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(unescape(re.sub(r"<[^>]*>", " ", html)).split())
+
+
+def pages_of(season) -> list[str]:
+    turno = Turno.objects.filter(season=season).first()
+    player = Player.objects.get(name="Anna")
+    return [
+        reverse("scoring:classifica", args=[season.pk]),
+        reverse("scoring:turno", args=[turno.pk]),
+        reverse("scoring:player", args=[player.pk]) + f"?stagione={season.pk}",
+        reverse("scoring:turno_live", args=[turno.pk]),
+        reverse("scoring:albo"),
+        reverse("scoring:player_history", args=[player.pk]),
+    ]
+
+
+@pytest.mark.parametrize("code", GAMES)
+def test_the_five_games_pages_print_a_true_minus_and_no_trailing_zeros(code, client, segretario):
+    season = season_of(code)
+    client.force_login(segretario)
+    texts = {}
+    for url in pages_of(season):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        texts[url] = text = shown(page.content.decode())
+        bad = HYPHEN_NUMBER.search(text)
+        assert not bad, (url, text[max(0, bad.start() - 80) : bad.end() + 20])
+    assert "−" in " ".join(texts.values())  # every game of the seed has a negative figure
+    # the season's whole points without ",00": the albo d'oro's leader, the player's seasons
+    leader = Standing.objects.filter(season=season).order_by("place").first()
+    whole = formatting.number(int(leader.score))
+    albo, history = texts[reverse("scoring:albo")], pages_of(season)[-1]
+    assert f"{leader.player.name} {whole} (provvisorio)" in albo
+    if leader.player.name == "Anna":
+        assert re.search(rf"\b1/4 {whole} ", texts[history]), texts[history]
+    # the public Verbale's date: lower case in Italian
+    assert "martedì 1 settembre 2026" in texts[pages_of(season)[1]]
+
+
+def test_ramino_fee_with_a_decimal_comma_in_italian_a_point_in_english(client, socio):
+    season = season_of("ramino-101")
+    turno = Turno.objects.filter(season=season).first()
+    client.force_login(socio)
+    url = reverse("scoring:turno", args=[turno.pk])
+    fees = {s.extra["fees"] for s in turno.seats.all()}
+    assert fees and all(re.fullmatch(r"\d+\.\d\d", f) for f in fees)
+    it = shown(client.get(url).content.decode())
+    for fee in fees:
+        assert f" {fee.replace('.', ',')} " in f" {it} "
+    assert not re.search(r"\b\d+\.\d\d\b", it)
+    client.get(reverse("scoring:language"), {"language": "en"})
+    en = shown(client.get(url).content.decode())
+    for fee in fees:
+        assert f" {fee} " in f" {en} "
+
+
+def test_skat_list_and_deal_lines_print_a_true_minus(client, socio):
+    season = season_of("skat-isko", players=P4[:3])
+    turno = Turno.objects.filter(season=season).first()
+    client.force_login(socio)
+    text = shown(client.get(reverse("scoring:turno", args=[turno.pk])).content.decode())
+    assert not HYPHEN_NUMBER.search(text)
+    assert "−" in text
+
+
+def test_the_five_games_documents_print_a_true_minus():
+    """The Verbale template of the PDF, without WeasyPrint (the PDF is tested elsewhere)."""
+    from django.template.loader import render_to_string
+
+    from scoring.selectors_games import verbale_rows
+
+    for code in ("king-classico", "skat-isko"):
+        season = season_of(code, players=P4[:3] if code == "skat-isko" else P4)
+        v = verbale_rows(Turno.objects.filter(season=season).first())
+        html = render_to_string(
+            "scoring/documents/game_verbale.html",
+            {"v": v, "date_long": formatting.date_long(v.date), "landscape": True},
+        )
+        text = shown(html)
+        assert not HYPHEN_NUMBER.search(text), (code, HYPHEN_NUMBER.search(text))
+        assert "−" in text
+
+
+def test_caf_live_screen_of_a_closed_turno_prints_a_true_minus(segretario_client, make_season):
+    """C.A.F.'s results on the segretario's screen: "Retrocessione −0,1", ratios "−0,42"."""
+    make_season(giornate=1)
+    texts = " ".join(
+        shown(segretario_client.get(reverse("scoring:turno_live", args=[t.pk])).content.decode())
+        for t in Turno.objects.filter(status=Turno.CHIUSO)
+    )
+    bad = HYPHEN_NUMBER.search(texts)
+    assert not bad, texts[max(0, bad.start() - 80) : bad.end() + 20]
+    assert re.search(r"−0,\d\d", texts)  # a negative ratio or league points

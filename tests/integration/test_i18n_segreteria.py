@@ -173,11 +173,11 @@ def test_started_turno_message_in_both_languages(segretario_client, season):
     data = {"season": season.pk, "date": DAY.isoformat(), "first_dealer_seat": 2}
     data |= {f"seat_{i}": Player.objects.get(name=p).pk for i, p in enumerate(PLAYERS, start=1)}
     page = segretario_client.post(url, data, follow=True).content.decode()
-    assert "Turno 2026-11-20 #1 iniziato: mazziere Bruno." in page
+    assert "Turno 20/11/2026 #1 iniziato: mazziere Bruno." in page
     _english(segretario_client)
     data["date"] = (DAY + dt.timedelta(days=7)).isoformat()
     page = segretario_client.post(url, data, follow=True).content.decode()
-    assert "Turno 2026-11-27 #1 started: mazziere Bruno." in page
+    assert "Turno 27/11/2026 #1 started: mazziere Bruno." in page
 
 
 def test_dashboard_follows_the_browser_language(segretario_client, turno):
