@@ -1,9 +1,12 @@
 """CSV beside Excel: the Classifica Generale and the list of turni, from their django-tables2
 tables (``Table.as_values()``: the same columns as the page, each cell's ``value_*``).
 
-Numbers are data here: a decimal point, a plain minus sign, dates as ``2026-11-20``, so that
-any program reads them back. Every text goes through :func:`scoring.formatting.csv_text`: a
-member named ``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``, never a live formula (OWASP).
+Numbers are data here, written the way a spreadsheet set to the page's language reads them
+back (:func:`scoring.formatting.csv_dialect`): in Italian ``;`` between fields and ``-0,43``, in
+English ``,`` and ``-0.43``; a plain minus, no grouping, dates as ``2026-11-20``. Every text
+goes through :func:`scoring.formatting.csv_text`: a member named ``=HYPERLINK(...)`` is written
+``'=HYPERLINK(...)``, never a live formula (OWASP). The JSON interchange stays the machine
+format, whatever the language.
 """
 
 from __future__ import annotations
@@ -15,17 +18,19 @@ from typing import Any
 
 from django.utils.html import strip_tags
 
-from scoring.formatting import csv_text
+from scoring.formatting import csv_cell, csv_dialect
 
 CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
 def rows_csv(rows: Iterable[Iterable[Any]]) -> bytes:
-    """Rows as CSV bytes (UTF-8 with a byte order mark, so spreadsheets read the accents)."""
+    """Rows as CSV bytes in the active language's dialect (UTF-8 with a byte order mark, so
+    spreadsheets read the accents)."""
+    delimiter, decimal = csv_dialect()
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([csv_text(value) for value in row])
+        writer.writerow([csv_cell(value, decimal) for value in row])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

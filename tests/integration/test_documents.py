@@ -915,11 +915,11 @@ def test_user_text_is_never_a_formula_in_the_workbooks_and_csv(client, db):
     ):
         response = client.get(url)
         assert response.status_code == 200
-        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
         cells = [c for row in rows for c in row]
         for c in cells:  # a text never starts a formula; negative numbers stay numbers
             if c.startswith(("=", "+", "-", "@", "\t", "\r")):
-                assert re.fullmatch(r"-\d+(\.\d+)?", c), c
+                assert re.fullmatch(r"-\d+(,\d+)?", c), c
         if "classifica" in url:
             assert "'" + EVIL in cells and "'+39 Bruno" in cells and "'-Carla" in cells
             assert "'@Dario" in cells
@@ -936,7 +936,9 @@ def test_classifica_and_turni_csv(client, season4):
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="classifica-2026-27.csv"'
-    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    # Italian: what a spreadsheet set to Italian reads, ";" between fields, "0,43"
+    text = response.content.decode("utf-8-sig").replace(",", ".")
+    table = list(csv.reader(io.StringIO(text), delimiter=";"))
     head = table[0]
     assert head[:9] == ["Pos.", "Giocatore", "Serie", "Punti", "Mov.", "Scudetti", "Turni",
                         "Assenze", "Media"]  # fmt: skip
@@ -961,7 +963,7 @@ def test_classifica_and_turni_csv(client, season4):
     response = client.get(reverse("scoring:turni_csv", args=[season4.pk]))
     assert response.status_code == 200
     assert 'filename="turni-2026-27.csv"' in response["Content-Disposition"]
-    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     assert table[0] == ["Data", "N.", "Tavolo", "Giocatori", "Vincitore", "Stato", "Verbale"]
     assert len(table) == len(turni) + 1  # every turno, not one page
     for turno, line in zip(turni, table[1:], strict=True):
@@ -973,7 +975,7 @@ def test_classifica_and_turni_csv(client, season4):
     # the list's filters apply
     one = turni[0].seats.all()[0].player
     response = client.get(reverse("scoring:turni_csv", args=[season4.pk]), {"giocatore": one.pk})
-    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    table = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig")), delimiter=";"))
     expected_count = sum(1 for t in turni if any(s.player_id == one.pk for s in t.seats.all()))
     assert len(table) == expected_count + 1 < len(turni) + 1 or expected_count == len(turni)
     # the pages link them

@@ -163,3 +163,34 @@ def test_caf_live_screen_of_a_closed_turno_prints_a_true_minus(segretario_client
     bad = HYPHEN_NUMBER.search(texts)
     assert not bad, texts[max(0, bad.start() - 80) : bad.end() + 20]
     assert re.search(r"−0,\d\d", texts)  # a negative ratio or league points
+
+
+# -- CSV for the spreadsheet of the page's language -------------------------------------------
+def test_csv_for_an_italian_spreadsheet_and_an_english_one(client, socio, make_season):
+    import csv
+    import io
+    from decimal import Decimal
+
+    caf = make_season(giornate=1)
+    classico = season_of("king-classico")
+    client.force_login(socio)
+
+    def table(season, delimiter):
+        body = client.get(reverse("scoring:classifica_csv", args=[season.pk]))
+        return list(csv.reader(io.StringIO(body.content.decode("utf-8-sig")), delimiter=delimiter))
+
+    scores = dict(Standing.objects.filter(season=caf).values_list("player__name", "score"))
+    it = table(caf, ";")
+    assert it[0][:4] == ["Pos.", "Giocatore", "Serie", "Punti"]
+    assert {r[1]: r[3] for r in it[1:]} == {
+        name: f"{score:.2f}".replace(".", ",") for name, score in scores.items()
+    }
+    assert any(r[3].startswith("-") for r in it[1:])  # a plain minus: the spreadsheet's number
+    points = {r[1]: r[3] for r in table(classico, ";")[1:]}
+    stored = Standing.objects.filter(season=classico)
+    assert points == {st.player.name: str(st.extra["points"]) for st in stored}
+
+    client.get(reverse("scoring:language"), {"language": "en"})
+    en = table(caf, ",")
+    assert {r[1]: Decimal(r[3]) for r in en[1:]} == scores
+    assert all("," not in r[3] for r in en[1:])
