@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -284,8 +285,11 @@ def game_player(member: Player, season: Season) -> GamePlayer:
         games=[
             {
                 "code": g["smazzata__game"],
+                # the rules' name of the code (an engine text: the page translates it)
+                "name": season.system.game_name(g["smazzata__game"]),
                 "played": g["n"],
-                "average": round(g["avg"], 2),
+                # written with two decimals by the page ("40,50", "39,14", "−20,00")
+                "average": Decimal(str(g["avg"])),
                 "chosen": chosen.get(g["smazzata__game"], 0),
             }
             for g in by_game

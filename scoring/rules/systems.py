@@ -217,6 +217,15 @@ class BaseSystem:
         """The next deal as the form stands (only for a system with ``has_preview``)."""
         raise NotImplementedError(f"{self.label} has no preview")
 
+    def game_name(self, code: str) -> str:
+        """The name of a game code the ledger indexes (:meth:`smazzata_keys`), for people: a
+        contract, a Skat game, a Ramino close (marked for translation); the code itself when
+        the system names none."""
+        return self.game_names.get(code, code)
+
+    #: the names of the game codes (see :meth:`game_name`)
+    game_names: Mapping[str, str] = {}
+
     def sheet(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any] | None:
         """The system's own sheet of a turno for the Verbale; None for a system without one."""
         return None

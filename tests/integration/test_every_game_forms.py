@@ -208,3 +208,30 @@ def test_the_english_catalogue_has_no_untranslated_entry():
     ]
     empty = [msgid for msgid, msgstr in joined if msgid and not msgstr]
     assert empty == []
+
+
+# -- defect 5: the rules' codes as their names, every average with two decimals ------------------
+def test_the_player_page_names_the_games_and_writes_averages_alike(client, members):
+    from scoring.services.games import game_smazzata_record, game_turno_close
+
+    turno = _start("ramino-101", 4)
+    game_smazzata_record(
+        turno=turno,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+        },
+    )
+    game_smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
+    game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
+    anna = Player.objects.get(name="Anna")
+    url = reverse("scoring:player", args=[anna.pk]) + f"?stagione={turno.season_id}"
+    html = client.get(url).content.decode()
+    rows = dict(re.findall(r'<tr data-game="(\w+)"><th scope="row">([^<]*)</th>', html))
+    assert rows == {"NORMALE": "normale", "SCALA_REALE": "scala reale"}
+    normale = html.split('<tr data-game="NORMALE">')[1].split("</tr>")[0]
+    assert re.findall(r'<td class="num">([^<]*)</td>', normale) == ["1", "0", "34,00"]
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<tr data-game="NORMALE"><th scope="row">normal</th>' in english
+    assert "34.00" in english.split('<tr data-game="NORMALE">')[1].split("</tr>")[0]

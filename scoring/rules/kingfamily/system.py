@@ -10,6 +10,7 @@ from ..problems import Problem
 from ..systems import register
 from . import interchange, simulator
 from . import turno as engine
+from .contracts import NAMES
 from .ledger import KingLedger
 from .rules import CODES, KingRules, default_table, make_rules
 
@@ -35,6 +36,7 @@ class KingFamilySystem(KingLedger):
         self.code = code
         self.label = make_rules(code).label
         self.direction = DIRECTIONS[code]
+        self.game_names = NAMES
 
     def table_sizes(self, rules: KingRules) -> tuple[int, ...]:
         return tuple(rules.table_sizes)

@@ -14,12 +14,12 @@ from .match import MatchState, check_hand, close_codes, hand_points, places
 from .rules import RaminoRules, build_rules, default_rules_dict
 
 CLOSE_LABELS = {
-    "NORMALE": "normale",
-    "COLORE": "colore",
-    "FIGURA": "figura",
-    "DUE_CARTE": "due carte",
-    "SCALA_REALE": "scala reale",
-    "POKERISSIMO": "pokerissimo",
+    "NORMALE": gettext_noop("normale"),
+    "COLORE": gettext_noop("colore"),
+    "FIGURA": gettext_noop("figura"),
+    "DUE_CARTE": gettext_noop("due carte"),
+    "SCALA_REALE": gettext_noop("scala reale"),
+    "POKERISSIMO": gettext_noop("pokerissimo"),
 }
 
 
@@ -27,6 +27,7 @@ class RaminoSystem(BaseSystem):
     code = "ramino-101"
     label = "Ramino 101"
     generic_ledger = True
+    game_names = CLOSE_LABELS
     # where a smazzata record names a player (SPEC-ramino §11)
     player_fields = ("closer", "penalties.*", "reentries.[]")
     direction = "clockwise"  # SPEC-ramino §1

@@ -43,6 +43,7 @@ class SkatLedger(BaseSystem):
     takes_penalties = True
     has_preview = True  # the game value as the segretario types it
     has_sheet = True  # the Spielliste on the Verbale
+    game_names = {**GAME_LABELS, "PASSATO": gettext_noop("Passato")}
 
     def score_running(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         """The list so far, unranked: the places are fixed at the close (with the draw)."""
