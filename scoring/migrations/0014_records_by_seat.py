@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db import migrations
+from django.db import connection, migrations
 
 from scoring.rules.players import map_players
 
@@ -123,7 +123,23 @@ def _rewrite(apps, forward):
                     s.record = new
                     changed[type(s)].append(s)
         for model, objs in changed.items():
-            model.objects.bulk_update(objs, ["record"], batch_size=BATCH)
+            _save_records(model, objs)
+
+
+def _save_records(model, objs):
+    """One UPDATE per row, sent with executemany (bulk_update's CASE took 1.5 ms a row)."""
+    field, pk = model._meta.get_field("record"), model._meta.pk
+    table, qn = model._meta.db_table, connection.ops.quote_name
+    sql = f"UPDATE {qn(table)} SET {qn(field.column)} = %s WHERE {qn(pk.column)} = %s"
+    with connection.cursor() as cursor:
+        for start in range(0, len(objs), BATCH):
+            cursor.executemany(
+                sql,
+                [
+                    (field.get_db_prep_save(o.record, connection), o.pk)
+                    for o in objs[start : start + BATCH]
+                ],
+            )
 
 
 def forwards(apps, schema_editor):
