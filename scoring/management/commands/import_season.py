@@ -1,7 +1,8 @@
 """Load a kingclub/v1 document into the database: all or nothing.
 
-The web upload keeps its limit (``KINGCLUB_MAX_IMPORT_BYTES``); a file the administrator hands to
-this command is read whatever its size, unless ``--max-size`` sets a limit. A file is read turno
+There is no web upload: a file the administrator hands to this command is read whatever its
+size, unless ``--max-size`` sets a limit (code reading a document without a limit of its own
+keeps ``KINGCLUB_MAX_IMPORT_BYTES``). A file is read turno
 by turno, so the memory does not grow with the season; standard input ('-') is read whole.
 """
 
