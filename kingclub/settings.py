@@ -146,11 +146,16 @@ SQLITE_OPTIONS = {
         "PRAGMA busy_timeout=20000;"
     ),
 }
+# an empty DATABASE_URL (``DATABASE_URL=`` in a shell or an env file) is not set
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{SQLITE_PATH}"
+# PostgreSQL keeps a worker's connection 60 s by default (checked before each request reuses it,
+# CONN_HEALTH_CHECKS): a connection the server dropped (pg_terminate_backend, a restart) is
+# replaced instead of answering 500 (issue 26, item 7); SQLite opens its file per request
+_PERSISTENT = DATABASE_URL.startswith(("postgres://", "postgresql://", "pgsql://"))
 DATABASES = {
-    # an empty DATABASE_URL (``DATABASE_URL=`` in a shell or an env file) is not set
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{SQLITE_PATH}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", 0)),
+        DATABASE_URL,
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "").strip() or (60 if _PERSISTENT else 0)),
         # a kept connection is checked before each request reuses it (a restarted server)
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )

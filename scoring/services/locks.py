@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from django.db import OperationalError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
 
 from scoring.models import Season, Turno
@@ -22,6 +22,10 @@ R = TypeVar("R")
 
 # PostgreSQL's serialization_failure and deadlock_detected: the transaction may simply be retried
 RETRYABLE = frozenset({"40001", "40P01"})
+# the connection went away (pg_terminate_backend: admin_shutdown 57P01, a restarted server:
+# crash_shutdown 57P02, cannot_connect_now 57P03, class 08 connection exceptions): the server
+# rolled the transaction back; a new connection runs it again
+DROPPED = frozenset({"57P01", "57P02", "57P03"})
 
 
 def season_lock(season: Season | int) -> None:
@@ -41,22 +45,32 @@ def season_lock_of_turno(turno: Turno | int) -> None:
 
 
 def _retryable(exc: OperationalError) -> bool:
-    return getattr(exc.__cause__, "sqlstate", None) in RETRYABLE
+    return getattr(exc.__cause__, "sqlstate", None) in RETRYABLE or _dropped(exc)
+
+
+def _dropped(exc: DatabaseError) -> bool:
+    """Did the database connection drop under the write (its transaction rolled back)?"""
+    state = getattr(exc.__cause__, "sqlstate", None) or ""
+    return isinstance(exc, InterfaceError) or state in DROPPED or state.startswith("08")
 
 
 def retry_once(func: Callable[P, R]) -> Callable[P, R]:
     """Run a write again once if the database aborted it for a serialization failure or a
-    deadlock; if it fails again the segretario gets a clear message, never a server error.
-    Inside an outer transaction nothing can be retried: the error goes up to its owner."""
+    deadlock, or dropped the connection under it (``pg_terminate_backend``, a restarted server:
+    then on a new connection); if it fails again the segretario gets a clear message, never a
+    server error. Inside an outer transaction nothing can be retried: the error goes up to its
+    owner."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         for attempt in (1, 2):
             try:
                 return func(*args, **kwargs)
-            except OperationalError as exc:
+            except (OperationalError, InterfaceError) as exc:
                 if connection.in_atomic_block or not _retryable(exc):
                     raise
+                if _dropped(exc):
+                    connection.close()  # the next query opens a new connection
                 if attempt == 2:
                     raise RuleViolation(
                         [

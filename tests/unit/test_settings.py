@@ -98,10 +98,15 @@ PG = "postgres://king@127.0.0.1:5432/king"
 
 def test_the_pool_persistent_connections_and_the_cache_come_from_the_environment():
     db_cache = "django.core.cache.backends.db.DatabaseCache"
-    assert _settings_line(DB_CODE, DATABASE_URL=PG) == f"None 0 True {db_cache}"
-    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="60") == (
-        f"None 60 True {db_cache}"
+    # PostgreSQL keeps its connections 60 s by default, checked before each reuse
+    assert _settings_line(DB_CODE, DATABASE_URL=PG) == f"None 60 True {db_cache}"
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="0") == (
+        f"None 0 True {db_cache}"
     )
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="300") == (
+        f"None 300 True {db_cache}"
+    )
+    assert _settings_line(DB_CODE).startswith("None 0 True")  # SQLite: a connection a request
     # Django's pool needs CONN_MAX_AGE 0: the pool keeps the connections
     assert _settings_line(DB_CODE, DATABASE_URL=PG, DB_POOL="2,8", CONN_MAX_AGE="60") == (
         f"{{'min_size': 2, 'max_size': 8, 'timeout': 10}} 0 True {db_cache}"
@@ -112,7 +117,7 @@ def test_the_pool_persistent_connections_and_the_cache_come_from_the_environment
     )
     assert _settings_line(
         DB_CODE, DATABASE_URL=PG, CONN_HEALTH_CHECKS="0", REDIS_URL="redis://127.0.0.1:6379/0"
-    ) == ("None 0 False kingclub.cache.RedisCache")
+    ) == ("None 60 False kingclub.cache.RedisCache")
 
 
 def test_a_bad_pool_setting_refuses_to_start():
