@@ -100,9 +100,7 @@ def test_the_pool_persistent_connections_and_the_cache_come_from_the_environment
     db_cache = "django.core.cache.backends.db.DatabaseCache"
     # PostgreSQL keeps its connections 60 s by default, checked before each reuse
     assert _settings_line(DB_CODE, DATABASE_URL=PG) == f"None 60 True {db_cache}"
-    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="0") == (
-        f"None 0 True {db_cache}"
-    )
+    assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="0") == (f"None 0 True {db_cache}")
     assert _settings_line(DB_CODE, DATABASE_URL=PG, CONN_MAX_AGE="300") == (
         f"None 300 True {db_cache}"
     )
