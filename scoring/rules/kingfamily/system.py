@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..problems import Problem
+from ..seasonfold import SeasonFold
 from ..systems import register
 from . import interchange, simulator
 from . import turno as engine
@@ -23,7 +24,7 @@ DIRECTIONS = {
 }
 
 
-class KingFamilySystem(KingLedger):
+class KingFamilySystem(SeasonFold, KingLedger):
     """One rule set of the King family (``king-classico``, ``king-internazionale``, ``le-king``).
 
     Records and outputs are the ``kingclub/v1`` shapes of SPEC-king-family §0.7, §A-§C.
@@ -64,6 +65,19 @@ class KingFamilySystem(KingLedger):
         self, rules: KingRules, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         return engine.standing(rules, roster, [self.score_turno(rules, t) for t in turni])
+
+    def standing_figures(self, seat: Mapping[str, Any]) -> dict[str, int]:
+        return {
+            "matchpoints": seat["extra"]["matchpoints"],
+            "points": seat["total"],
+            "turni": 1,
+            "wins": int(seat["place"] == 1),
+        }
+
+    def standing_rank(
+        self, rules: KingRules, roster: Sequence[str], figures: Mapping[str, Mapping[str, int]]
+    ) -> list[dict[str, Any]]:
+        return engine.rank_standing(rules, roster, figures)
 
     def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return interchange.score_document(data)

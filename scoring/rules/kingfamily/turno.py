@@ -291,15 +291,27 @@ def standing(
     rules: KingRules, roster: Sequence[str], scored: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
     """The Classifica rows in display order from scored turni (§0.6)."""
-    members = list(dict.fromkeys([*roster, *(p for t in scored for p in t["totals"])]))
-    row = {p: {"matchpoints": 0, "points": 0, "turni": 0, "wins": 0} for p in members}
+    row: dict[str, dict[str, int]] = {}
     for t in scored:
         for p, total in t["totals"].items():
-            r = row[p]
+            r = row.setdefault(p, dict.fromkeys(STANDING_FIGURES, 0))
             r["matchpoints"] += t["matchpoints"][p]
             r["points"] += total
             r["turni"] += 1
             r["wins"] += t["places"][p] == 1
+    return rank_standing(rules, roster, row)
+
+
+STANDING_FIGURES = ("matchpoints", "points", "turni", "wins")
+
+
+def rank_standing(
+    rules: KingRules, roster: Sequence[str], figures: Mapping[str, Mapping[str, int]]
+) -> list[dict[str, Any]]:
+    """The Classifica rows in display order from each player's season figures (§0.6): by
+    matchpoints (or points, as the rule set says), then wins, then name."""
+    members = list(dict.fromkeys([*roster, *figures]))
+    row = {p: {k: int(figures.get(p, {}).get(k, 0)) for k in STANDING_FIGURES} for p in members}
     key = "points" if rules["standing"] == "POINTS" else "matchpoints"
     score = {p: row[p][key] for p in members}
     place = places(score)

@@ -121,27 +121,30 @@ def score_match(rules: RaminoRules, turno: Mapping[str, Any]) -> dict[str, Any]:
 
 def standing(roster: Sequence[str], scored: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The season's Classifica (SPEC §8): league points, matches played and won."""
-    names = list(dict.fromkeys([*roster, *(p for t in scored for p in t["places"])]))
-    points = dict.fromkeys(names, 0)
-    played = dict.fromkeys(names, 0)
-    wins = dict.fromkeys(names, 0)
+    figures: dict[str, dict[str, int]] = {}
     for t in scored:
         for p, place in t["places"].items():
-            points[p] += t["league_points"][p]
-            played[p] += 1
-            wins[p] += place == 1
-    rows = sorted(names, key=lambda p: (-points[p], -wins[p], p))
+            row = figures.setdefault(p, dict.fromkeys(STANDING_FIGURES, 0))
+            row["league_points"] += t["league_points"][p]
+            row["turni"] += 1
+            row["wins"] += place == 1
+    return rank_standing(roster, figures)
+
+
+STANDING_FIGURES = ("league_points", "turni", "wins")
+
+
+def rank_standing(
+    roster: Sequence[str], figures: Mapping[str, Mapping[str, int]]
+) -> list[dict[str, Any]]:
+    """The Classifica rows in display order from each player's season figures (league points,
+    matches played and won): by league points, then wins, then name."""
+    names = list(dict.fromkeys([*roster, *figures]))
+    row = {p: {k: int(figures.get(p, {}).get(k, 0)) for k in STANDING_FIGURES} for p in names}
+    points = {p: row[p]["league_points"] for p in names}
+    order = sorted(names, key=lambda p: (-points[p], -row[p]["wins"], p))
     place = competition_places(points)
-    return [
-        {
-            "place": place[p],
-            "player": p,
-            "league_points": points[p],
-            "turni": played[p],
-            "wins": wins[p],
-        }
-        for p in rows
-    ]
+    return [{"place": place[p], "player": p, **row[p]} for p in order]
 
 
 def _check_turno_keys(turno: Mapping[str, Any], problems: list[Problem]) -> None:

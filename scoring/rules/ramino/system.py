@@ -7,8 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..problems import Problem, RuleViolation, gettext_noop
+from ..seasonfold import SeasonFold
 from ..systems import BaseSystem, posted_int, register
-from .document import replay, score_match, score_season, standing
+from .document import rank_standing, replay, score_match, score_season, standing
 from .generator import random_match
 from .match import MatchState, check_hand, close_codes, hand_points, places
 from .rules import RaminoRules, build_rules, default_rules_dict
@@ -23,7 +24,7 @@ CLOSE_LABELS = {
 }
 
 
-class RaminoSystem(BaseSystem):
+class RaminoSystem(SeasonFold, BaseSystem):
     code = "ramino-101"
     label = "Ramino 101"
     generic_ledger = True
@@ -284,6 +285,18 @@ class RaminoSystem(BaseSystem):
         self, rules: RaminoRules, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         return standing(roster, [score_match(rules, t) for t in turni])
+
+    def standing_figures(self, seat: Mapping[str, Any]) -> dict[str, int]:
+        return {
+            "league_points": seat["extra"]["league_points"],
+            "turni": 1,
+            "wins": int(seat["place"] == 1),
+        }
+
+    def standing_rank(
+        self, rules: RaminoRules, roster: Sequence[str], figures: Mapping[str, Mapping[str, int]]
+    ) -> list[dict[str, Any]]:
+        return rank_standing(roster, figures)
 
     def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return score_season(data)

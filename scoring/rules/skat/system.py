@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..problems import Problem
+from ..seasonfold import SeasonFold
 from ..systems import register
 from . import interchange, lista, season
 from .generator import random_list
@@ -28,7 +29,7 @@ def _dated(turno: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-class SkatSystem(SkatLedger):
+class SkatSystem(SeasonFold, SkatLedger):
     code = CODE
     label = "Skat"
     player_fields = ("declarer",)  # where a game record names a player (SPEC-skat §12)
@@ -62,6 +63,19 @@ class SkatSystem(SkatLedger):
         self, rules: SkatRules, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
     ) -> list[dict[str, Any]]:
         return season.standing(roster, [lista.score_list(rules, _dated(t)) for t in turni])
+
+    def standing_figures(self, seat: Mapping[str, Any]) -> dict[str, int]:
+        return {
+            "list_points": seat["total"],
+            "turni": 1,
+            "won": seat["extra"]["won"],
+            "lost": seat["extra"]["lost"],
+        }
+
+    def standing_rank(
+        self, rules: SkatRules, roster: Sequence[str], figures: Mapping[str, Mapping[str, int]]
+    ) -> list[dict[str, Any]]:
+        return season.rank_standing(roster, figures)
 
     def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return interchange.score_document(data)
