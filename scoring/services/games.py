@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from scoring.models import (
     Enrollment,
+    Giornata,
     Penalita,
     Result,
     Season,
@@ -31,7 +32,9 @@ from scoring.models import (
 )
 from scoring.records import record_seats, seat_names
 from scoring.rules import Problem, RuleViolation
+from scoring.rules.interchange import MAX_TURNO_NUMBER
 from scoring.rules.systems import get_system
+from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.locks import season_require_open
@@ -207,6 +210,20 @@ def game_smazzata_correct(
     return sm
 
 
+def _penalty_texts(article: Any, reason: Any) -> tuple[str, str]:
+    """A penalità's article (required) and reason as typed texts are kept (:func:`user_text`)."""
+    article = user_text(
+        article,
+        field="article",
+        label="articolo",
+        max_length=20,
+        code="PENALITA_ARTICLE",
+        empty="serve l'articolo del regolamento",
+    )
+    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
+    return article, reason
+
+
 @transaction.atomic
 def game_penalita_add(
     *,
@@ -223,9 +240,7 @@ def game_penalita_add(
     system, rules = turno.season.system, turno.season.game_rules
     if not takes_penalties(system):
         raise _fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
-    article, reason = article.strip(), reason.strip()
-    if not article:
-        raise _fail("PENALITA_ARTICLE", "serve l'articolo del regolamento", field="article")
+    article, reason = _penalty_texts(article, reason)
     if points == 0:
         raise _fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
     record = game_record(turno)
@@ -329,7 +344,7 @@ def game_turno_close(
         turno.verbale_number = (last or 0) + 1
     turno.save()
     TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
-    game_standing_refresh(season=season)
+    game_standing_refresh(season=season, since=turno.giornata.date)
     news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
 
@@ -354,7 +369,7 @@ def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> T
         turno=turno, kind=TurnoEvent.REOPEN, reason=reason.strip(), user=_user(user)
     )
     confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
-    game_standing_refresh(season=turno.season)
+    game_standing_refresh(season=turno.season, since=turno.giornata.date)
     news_turno(turno=turno, kind="reopen")
     return turno
 
@@ -367,7 +382,9 @@ def _closed_records(season: Season, before: dt.date | None = None) -> list[dict[
 
 
 def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict[str, Any]]:
-    """The season's standing rows from its closed turni (those before ``before`` if given)."""
+    """The season's standing rows replayed from its closed turni (those before ``before`` if
+    given): every turno scored again by the system (``check_ledger``; the pages read the stored
+    standing that :func:`game_standing_refresh` keeps)."""
     roster = list(
         Enrollment.objects.filter(season=season)
         .order_by("player__name")
@@ -376,34 +393,126 @@ def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict
     return season.system.standing(season.game_rules, roster, _closed_records(season, before))
 
 
+# The key of a generic giornata's ``state_after``: the season fold's state after the giornata
+# (member id -> accumulated figures, :mod:`scoring.rules.seasonfold`).
+FOLD = "fold"
+
+
+def closed_seats_by_giornata(
+    season_id: int, since: dt.date | None = None, *, seat_model: Any = Seat
+) -> dict[int, list[dict[str, dict[str, Any]]]]:
+    """What the season fold reads of the closed turni (of the giornate from ``since`` on): per
+    giornata id, each turno as ``{member id: {"total", "place", "extra"}}``, in turno order."""
+    qs = seat_model.objects.filter(turno__season_id=season_id, turno__status=Turno.CHIUSO)
+    if since is not None:
+        qs = qs.filter(turno__giornata__date__gte=since)
+    out: dict[int, list[dict[str, dict[str, Any]]]] = {}
+    turni: dict[int, dict[str, dict[str, Any]]] = {}
+    for giornata_id, turno_id, player_id, total, place, extra in qs.order_by(
+        "turno__giornata__date", "turno__number", "turno_id", "position"
+    ).values_list("turno__giornata_id", "turno_id", "player_id", "total", "place", "extra"):
+        if turno_id not in turni:
+            turni[turno_id] = {}
+            out.setdefault(giornata_id, []).append(turni[turno_id])
+        turni[turno_id][str(player_id)] = {"total": total, "place": place, "extra": extra}
+    return out
+
+
+def game_states_fill(
+    season_id: int,
+    system: Any,
+    since: dt.date | None = None,
+    *,
+    giornata_model: Any = Giornata,
+    seat_model: Any = Seat,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Fold the closed turni of the giornate from ``since`` on (all when None) into the state
+    kept after the giornata before it, and keep each giornata's new state (``state_after``).
+
+    Returns the season's state now and the state before the last giornata with a closed turno
+    (None when no turno is closed): the Classifica and its arrows. Its queries do not grow with
+    the giornate before ``since``. A state missing before ``since`` (a database from before the
+    checkpoints) folds the whole season.
+    """
+    giornate = giornata_model.objects.filter(season_id=season_id)
+    state: dict[str, Any] = {}
+    if since is not None:
+        # the newest checkpoint before ``since`` (a giornata created since the last refresh, or
+        # a database from before the checkpoints, has none: the fold starts further back)
+        kept = (
+            giornate.filter(date__lt=since, state_after__has_key=FOLD)
+            .order_by("-date")
+            .values_list("date", "state_after")
+            .first()
+        )
+        if kept is None:
+            since = None
+        else:
+            since, state = kept[0] + dt.timedelta(days=1), kept[1][FOLD]
+    start = state
+    todo = list(
+        (giornate if since is None else giornate.filter(date__gte=since))
+        .order_by("date")
+        .values_list("pk", "date")
+    )
+    seats = closed_seats_by_giornata(season_id, since, seat_model=seat_model)
+    before_last: dict[str, Any] | None = None
+    changed = []
+    for pk, _date in todo:
+        played = seats.get(pk)
+        if played:
+            before_last = state
+            state = system.standing_fold(state, played)
+        changed.append(giornata_model(pk=pk, state_after={FOLD: state}))
+    giornata_model.objects.bulk_update(changed, ["state_after"], batch_size=500)
+    if before_last is None and start:  # the last closed giornata lies before ``since``
+        last = (
+            giornate.filter(date__lt=since, turni__status=Turno.CHIUSO)
+            .order_by("-date")
+            .values_list("date", flat=True)
+            .first()
+        )
+        prev = (
+            giornate.filter(date__lt=last, state_after__has_key=FOLD)
+            .order_by("-date")
+            .values_list("state_after", flat=True)
+        ).first()
+        before_last = (prev or {}).get(FOLD, {}) if last is not None else None
+    return state, before_last
+
+
 @transaction.atomic
-def game_standing_refresh(*, season: Season) -> None:
-    """Store the season's standing (and the places before its last giornata, for the arrows)."""
+def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> None:
+    """Store the season's standing (and the places before its last giornata, for the arrows)
+    from the season fold kept by giornata: only the giornate from ``since`` on (all when None)
+    are folded again, from the closed seats' stored figures (no turno is replayed)."""
     from scoring.models import Player
 
-    rows = game_standing(season)
-    last = Turno.objects.filter(season=season, status=Turno.CHIUSO).aggregate(
-        m=Max("giornata__date")
-    )["m"]
+    system, rules = season.system, season.game_rules
+    state, before_last = game_states_fill(season.pk, system, since)
+    roster = dict(Enrollment.objects.filter(season=season).values_list("player_id", "player__name"))
+    missing = {int(k) for k in state} - set(roster)
+    names = {
+        **roster,
+        **dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")),
+    }
+    ids = {name: pk for pk, name in names.items()}
+
+    def rows(fold: dict[str, Any]) -> list[dict[str, Any]]:
+        by_name = {names[int(k)]: v for k, v in fold.items()}
+        return system.standing_rank(rules, sorted(roster.values()), by_name)
+
+    now = rows(state)
     # places as they stood before the last giornata (the movement arrows); none after the
     # season's first giornata: there was no table to move from (as in C.A.F.)
-    earlier = (
-        last is not None
-        and Turno.objects.filter(
-            season=season, status=Turno.CHIUSO, giornata__date__lt=last
-        ).exists()
-    )
-    before = (
-        {r["player"]: r["place"] for r in game_standing(season, before=last)} if earlier else {}
-    )
-    columns = season.system.standing_columns()
+    before = {r["player"]: r["place"] for r in rows(before_last)} if before_last else {}
+    columns = system.standing_columns()
     score_key = columns[0][0]
-    players = {p.name: p for p in Player.objects.filter(name__in=[r["player"] for r in rows])}
     Standing.objects.filter(season=season).delete()
     Standing.objects.bulk_create(
         Standing(
             season=season,
-            player=players[r["player"]],
+            player_id=ids[r["player"]],
             place=r["place"],
             previous_place=before.get(r["player"]),
             score=Decimal(str(r[score_key])),
@@ -411,7 +520,7 @@ def game_standing_refresh(*, season: Season) -> None:
             turni=r.get("turni", 0),
             extra={k: r[k] for k, _ in columns if k in r},
         )
-        for r in rows
+        for r in now
     )
     from scoring.services.season import season_version_bump
 
@@ -445,10 +554,16 @@ def game_differences(season: Season) -> list[Any]:
         if stored != expected:
             found.append(Difference(season.name, where, field, stored, expected))
 
+    found_unreplayable: list[str] = []
+
     def unreplayable(where: str, exc: Exception) -> None:
+        found_unreplayable.append(where)
         found.append(Difference(season.name, where, REPLAY_FIELD, _replay_error(exc), REPLAY_OK))
 
-    for turno in game_turni(Turno.objects.filter(season=season)):
+    replayed: dict[int, list[dict[str, dict[str, Any]]]] = {}  # giornata -> closed turni
+    for turno in game_turni(
+        Turno.objects.filter(season=season).order_by("giornata__date", "number")
+    ):
         record = game_record(turno)
         try:
             running = system.score_running(rules, record)
@@ -483,19 +598,33 @@ def game_differences(season: Season) -> list[Any]:
             compare(where, "league_points", seat.league_points, Decimal(mine["score"]))
             compare(where, "extra", seat.extra, mine["extra"])
         if not turno.is_open:
+            ids = {s.player.name: str(s.player_id) for s in turno.seats.all()}
+            replayed.setdefault(turno.giornata_id, []).append(
+                {ids[p]: {"total": f["total"], "place": f["place"], "extra": f["extra"]}
+                 for p, f in figures.items()}
+            )  # fmt: skip
             winner = next((p for p, f in figures.items() if f["place"] == 1), None)
             compare(turno.label, "winner", turno.winner.name if turno.winner else None, winner)
+    # the season fold kept after each giornata, against the replayed turni folded again (a
+    # giornata without a checkpoint is folded from an earlier one: it costs time, not truth)
+    state: dict[str, Any] = {}
+    for g in Giornata.objects.filter(season=season).order_by("date"):
+        state = system.standing_fold(state, replayed.get(g.pk, []))
+        if FOLD in (g.state_after or {}) and not found_unreplayable:
+            compare(f"giornata {g.date.isoformat()}", "stato dopo", g.state_after[FOLD], state)
     columns = system.standing_columns()
     try:
-        standing = game_standing(season)
+        replay = game_standing(season)
     except REPLAY_ERRORS as exc:
         unreplayable("classifica", exc)
         return found
-    expected = {r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in standing}
-    stored_rows = {
-        s.player.name: (s.place, s.score)
-        for s in Standing.objects.filter(season=season).select_related("player")
-    }
+    expected = {r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in replay}
+    stored = list(Standing.objects.filter(season=season).select_related("player"))
+    stored_rows = {s.player.name: (s.place, s.score) for s in stored}
+    extra = {r["player"]: {k: r[k] for k, _ in columns if k in r} for r in replay}
+    for s in stored:
+        if s.player.name in extra:
+            compare("classifica", f"{s.player.name} (colonne)", s.extra, extra[s.player.name])
     if Turno.objects.filter(season=season, status=Turno.CHIUSO).exists() or stored_rows:
         for name in sorted(set(expected) | set(stored_rows)):
             compare("classifica", name, stored_rows.get(name), expected.get(name))
@@ -514,54 +643,208 @@ def game_season_import(
     *, data: Mapping[str, Any], user: Any = None, current: bool = False
 ) -> Season:
     """Load a ``kingclub/v1`` document of a generic game, all or nothing: the system scores the
-    whole document first (every problem named), then every turno is recorded and closed through
-    the services, so what is stored is exactly what the live screen would have stored."""
+    whole document first (every problem named), then every turno is scored as the live screen
+    scores it (each smazzata as recorded, the close) and written in bulk, closed, with its
+    history, and the season's standing is folded once: linear in the turni."""
     from scoring.models import Player
+    from scoring.services.bulk import insert_rows, pks_by
+    from scoring.services.history import history_for_import
 
     system = get_system(data.get("ruleset"))
     system.score_document(data)  # raises RuleViolation listing every problem
     name = data.get("season") or "stagione importata"
     if Season.objects.filter(name=name).exists():
         raise _fail("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")
+    turni = sorted(data.get("turni") or [], key=lambda t: (t["date"], t.get("number", 1)))
+    seen: set[tuple[str, int]] = set()
+    for t in turni:
+        key = (t["date"], t.get("number", 1))
+        if key in seen or not 1 <= key[1] <= MAX_TURNO_NUMBER:
+            raise _fail(
+                "TURNO_DUPLICATE" if key in seen else "TURNO_NUMBER",
+                f"turno #{key[1]} del {key[0]}: "
+                + ("due turni con la stessa data e numero" if key in seen else "numero non valido"),
+                turno=f"{key[0]} #{key[1]}",
+            )
+        seen.add(key)
     season = season_create(
         name=name,
         ruleset_code=system.code,
         rules=dict(data.get("rules") or system.default_rules()),
         current=current,
     )
-    turni = list(data.get("turni") or [])
+    rules = season.game_rules
     names = list(
         dict.fromkeys([*(data.get("roster") or []), *(p for t in turni for p in t["players"])])
     )
-    for n in names:
-        Player.objects.get_or_create(name=n)
+    existing = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
+    Player.objects.bulk_create([Player(name=n) for n in names if n not in existing])
+    players = dict(Player.objects.filter(name__in=names).values_list("name", "pk"))
     Enrollment.objects.bulk_create(
-        [Enrollment(season=season, player=p) for p in Player.objects.filter(name__in=names)],
-        ignore_conflicts=True,
+        [Enrollment(season=season, player_id=players[n]) for n in names], ignore_conflicts=True
     )
-    from scoring.services.turni import turno_start
+    Giornata.objects.bulk_create(
+        [Giornata(season=season, date=d) for d in sorted({t["date"] for t in turni})]
+    )
+    giornate = {
+        d.isoformat(): pk
+        for d, pk in Giornata.objects.filter(season=season).values_list("date", "pk")
+    }
+    closed_by, now = _user(user), timezone.now()
 
-    for t in sorted(turni, key=lambda t: (t["date"], t.get("number", 1))):
-        turno = turno_start(
+    # every turno scored as the live screen scores it: its smazzate as recorded one by one (the
+    # running score), then its close (places, the system's figures)
+    scored = []
+    for t in turni:
+        record = {
+            "date": t["date"],
+            "number": t.get("number", 1),
+            "players": list(t["players"]),
+            "first_dealer": t["first_dealer"],
+            "smazzate": [dict(sm) for sm in t.get("smazzate", [])],
+            "tiebreak": list(t.get("tiebreak") or []),
+        }
+        if takes_penalties(system):
+            record["penalties"] = []
+            for p in t.get("penalties") or []:
+                article, reason = _penalty_texts(p.get("article") or "—", p.get("reason") or "")
+                record["penalties"].append(
+                    {"player": p["player"], "points": p["points"], "article": article,
+                     "reason": reason}
+                )  # fmt: skip
+        running = system.score_running(rules, record)
+        figures = system.seat_results(system.score_turno(rules, record))
+        scored.append((record, running, figures))
+
+    rows = [
+        Turno(
             season=season,
-            date=dt.date.fromisoformat(t["date"]),
-            players=t["players"],
-            first_dealer=t["first_dealer"],
-            number=t.get("number", 1),
-            user=user,
+            giornata_id=giornate[record["date"]],
+            number=record["number"],
+            first_dealer_id=players[record["first_dealer"]],
+            segretario=closed_by,
+            status=Turno.CHIUSO,
+            closed_at=now,
+            closed_by=closed_by,
+            verbale_number=k,
+            winner_id=players[next(p for p, f in figures.items() if f["place"] == 1)],
         )
-        for smazzata in t.get("smazzate", []):
-            game_smazzata_record(turno=turno, record=smazzata, user=user)
-        for p in t.get("penalties") or []:
-            game_penalita_add(
-                turno=turno,
-                player=p["player"],
-                points=p["points"],
-                article=p.get("article") or "—",
-                reason=p.get("reason") or "",
-                user=user,
+        for k, (record, _, figures) in enumerate(scored, start=1)
+    ]
+    Turno.objects.bulk_create(rows, batch_size=500)
+    if any(t.pk is None for t in rows):  # backends that do not return ids
+        ids = pks_by(Turno.objects.filter(season=season), "giornata_id", "number")
+        for t in rows:
+            t.pk = t.id = ids[(t.giornata_id, t.number)]
+    turno_ids = [t.pk for t in rows]
+    insert_rows(
+        Seat,
+        [
+            "turno",
+            "player",
+            "position",
+            "total",
+            "penalty_total",
+            "tiebreak_rank",
+            "place",
+            "league_points",
+            "extra",
+            "series_before",
+            "series_after",
+            "titles",
+        ],
+        (
+            (
+                turno.pk,
+                players[p],
+                pos,
+                figures[p]["total"],
+                running.get("penalties", {}).get(p, 0),
+                {n: i + 1 for i, n in enumerate(record["tiebreak"])}.get(p),
+                figures[p]["place"],
+                Decimal(figures[p]["score"]),
+                figures[p]["extra"],
+                "",
+                "",
+                [],
             )
-        game_turno_close(turno=turno, tiebreak=t.get("tiebreak") or None, user=user)
+            for turno, (record, running, figures) in zip(rows, scored, strict=True)
+            for pos, p in enumerate(record["players"])
+        ),
+    )
+    smazzate = []
+    for turno, (record, running, _) in zip(rows, scored, strict=True):
+        names = dict(enumerate(record["players"]))
+        for sm, mine in zip(record["smazzate"], running["smazzate"], strict=True):
+            sm = record_seats(system, sm, names)  # stored by seat (:mod:`scoring.records`)
+            keys = system.smazzata_keys(mine)
+            caller = players[keys["caller"]] if keys.get("caller") else None
+            dealer = players[mine["dealer"]]
+            by = closed_by.pk if closed_by else None
+            smazzate.append(
+                (
+                    turno.pk,
+                    mine["number"],
+                    keys["game"],
+                    caller,
+                    dealer,
+                    sm,
+                    by,
+                    now,
+                    "",
+                    False,
+                    False,
+                )
+            )
+    insert_rows(
+        Smazzata,
+        [
+            "turno",
+            "number",
+            "game",
+            "caller",
+            "dealer",
+            "record",
+            "recorded_by",
+            "recorded_at",
+            "trump",
+            "forced",
+            "scazzata",
+        ],
+        smazzate,
+    )
+    smazzata_ids = pks_by(Smazzata.objects.filter(turno_id__in=turno_ids), "turno_id", "number")
+    insert_rows(
+        Result,
+        ["smazzata", "player", "count", "points"],
+        (
+            (smazzata_ids[(turno.pk, mine["number"])], players[p], None, points)
+            for turno, (_, running, _) in zip(rows, scored, strict=True)
+            for mine in running["smazzate"]
+            for p, points in mine["points"].items()
+        ),
+    )
+    Penalita.objects.bulk_create(
+        [
+            Penalita(
+                turno=turno,
+                player_id=players[p["player"]],
+                points=p["points"],
+                article=p["article"],
+                reason=p["reason"],
+                created_by=closed_by,
+            )
+            for turno, (record, _, _) in zip(rows, scored, strict=True)
+            for p in record.get("penalties", [])
+        ],
+        batch_size=1000,
+    )
+    TurnoEvent.objects.bulk_create(
+        [TurnoEvent(turno=turno, kind=TurnoEvent.CLOSE, user=closed_by) for turno in rows],
+        batch_size=1000,
+    )
+    history_for_import(turno_ids, user=closed_by, when=now)
+    game_standing_refresh(season=season)
     return season
 
 

@@ -286,7 +286,7 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     if season.is_generic:  # no giornate to chain: the game's standing from its closed turni
         from scoring.services.games import game_standing_refresh
 
-        game_standing_refresh(season=season)
+        game_standing_refresh(season=season, since=since)
         return
     rules = season.ruleset
     # the states after each giornata are large (every member): load only the one needed
