@@ -292,3 +292,18 @@ def verbale_document(turno_id: int, kind: str, *, source: Source | None = None) 
         return Document(filename, content_type, stored, None)
     content = source.renderers[kind]()
     return Document(filename, content_type, _store(source, kind, version, content), content)
+
+
+def classifica_document(season: Season, kind: str) -> bytes:
+    """A season's Classifica Generale in ``kind`` (``pdf`` or ``xlsx``), in its own game's
+    columns (the command ``export_verbali`` and the download buttons)."""
+    from scoring.exports.pdf import classifica_pdf
+    from scoring.exports.xlsx import classifica_xlsx
+    from scoring.verbale import classifica, last_closed_date
+
+    last = last_closed_date(season)
+    if season.is_generic:
+        render = {"pdf": games.standing_pdf, "xlsx": games.standing_xlsx}[kind]
+        return render(season, last)
+    render = {"pdf": classifica_pdf, "xlsx": classifica_xlsx}[kind]
+    return render(season.name, classifica(season), last)

@@ -37,7 +37,8 @@ from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.close_requests import confirmations_clear
-from scoring.services.locks import season_require_open
+from scoring.services.history import history_created
+from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
 from scoring.services.news import news_muted, news_turno
 from scoring.services.season import season_create
 
@@ -107,6 +108,7 @@ def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> 
     Smazzata.objects.bulk_update(changed, ["game", "caller", "dealer"])
     Result.objects.filter(smazzata__in=changed).delete()
     Result.objects.bulk_create(results)
+    history_created(Result.objects.filter(smazzata__in=changed))
     _store_totals(turno, running)
 
 
@@ -159,6 +161,7 @@ def game_smazzata_record(
         Result(smazzata=smazzata, player=seats[name].player, count=None, points=points)
         for name, points in scored["points"].items()
     )
+    history_created(Result.objects.filter(smazzata=smazzata), user=user)
     _store_totals(turno, running)
     return smazzata
 
@@ -321,6 +324,7 @@ def game_season_rescore(*, season: Season) -> None:
     game_standing_refresh(season=season)
 
 
+@retry_once
 @transaction.atomic
 def game_turno_close(
     *, turno: Turno | int, tiebreak: Sequence[str] | None = None, user: Any = None
@@ -329,6 +333,7 @@ def game_turno_close(
 
     ``tiebreak`` is the order drawn for tied players; None keeps the one recorded before.
     """
+    season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
     _require_open(turno)
     season = turno.season
@@ -339,7 +344,6 @@ def game_turno_close(
     turno.closed_at = timezone.now()
     turno.closed_by = _user(user)
     if turno.verbale_number is None:
-        Season.objects.select_for_update().filter(pk=season.pk).first()
         last = Turno.objects.filter(season=season).aggregate(m=Max("verbale_number"))["m"]
         turno.verbale_number = (last or 0) + 1
     turno.save()
@@ -349,25 +353,30 @@ def game_turno_close(
     return turno
 
 
+@retry_once
 @transaction.atomic
 def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
-    """Reopen a closed turno with a reason (kept); the standing is computed again."""
+    """Reopen a closed turno with a reason (kept); the standing is computed again from its
+    giornata."""
+    season_lock_of_turno(turno)  # first, as every close and reopen (services/locks.py)
     turno = _lock(turno)
     season_require_open(turno.season)
     if turno.is_open:
         raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
-    if not reason or not reason.strip():
-        raise _fail(
-            "REOPEN_REASON", "per riaprire un turno chiuso serve una motivazione", field="reason"
-        )
+    reason = user_text(
+        reason,
+        field="reason",
+        label="motivazione",
+        max_length=2000,
+        code="REOPEN_REASON",
+        empty="per riaprire un turno chiuso serve una motivazione",
+    )
     turno.status = Turno.IN_CORSO
     turno.closed_at = None
     turno.winner = None
     turno.save()
     Seat.objects.filter(turno=turno).update(place=None, league_points=None, extra={})
-    TurnoEvent.objects.create(
-        turno=turno, kind=TurnoEvent.REOPEN, reason=reason.strip(), user=_user(user)
-    )
+    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.REOPEN, reason=reason, user=_user(user))
     confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
     game_standing_refresh(season=turno.season, since=turno.giornata.date)
     news_turno(turno=turno, kind="reopen")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -46,6 +47,7 @@ from scoring.services.games import (
 from scoring.services.turni import turno_delete
 from scoring.verbale import last_closed_date
 from scoring.views.confirm import CLOSE_REQUESTED
+from scoring.views.pagecache import CLASSIFICA_CACHE_SECONDS
 
 T = "scoring/games/"
 
@@ -467,14 +469,27 @@ def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # -- the members' pages of a generic season (called by scoring.views.public) ---------------------
+def classifica_cache_key(season) -> str:
+    """The shared cache's key of a season's stored standing as the page shows it: the season's
+    ``version`` is bumped by every write that changes it (close, reopen, rescore, names), so one
+    close makes every worker read it again (as C.A.F.'s, ``views.public.classifica_cache_key``)."""
+    made = season.created_at.timestamp() if season.created_at else 0
+    return f"classifica-game:{season.pk}:{made}:{season.version}"
+
+
 def classifica_page(request: HttpRequest, season, ctx: dict[str, Any]) -> HttpResponse:
-    """The season's standing, in the columns its game system names."""
-    standing = game_classifica(season)
+    """The season's standing, in the columns its game system names; its read model comes from
+    the shared cache while the season's version stands."""
+    key = classifica_cache_key(season)
+    part = cache.get(key)
+    if part is None:  # cold: right after a close or reopen
+        part = {"standing": game_classifica(season), "last_date": last_closed_date(season)}
+        cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
     ctx.update(
         system=season.system,
-        columns=standing.columns,
-        rows=standing.rows,
-        last_date=last_closed_date(season),
+        columns=part["standing"].columns,
+        rows=part["standing"].rows,
+        last_date=part["last_date"],
     )
     return render(request, T + "classifica.html", ctx)
 

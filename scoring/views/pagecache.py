@@ -33,6 +33,9 @@ CSRF_PLACEHOLDER = "kingclub-csrf-placeholder-7c1e"
 _PLACEHOLDER = CSRF_PLACEHOLDER.encode()
 MESSAGES_COOKIE = "messages"  # django.contrib.messages' CookieStorage
 
+# how long the shared cache keeps a season's Classifica (a new version makes a new key anyway)
+CLASSIFICA_CACHE_SECONDS = 24 * 3600
+
 _lock = threading.Lock()
 # key -> (content type, the page's bytes split at the placeholder)
 _pages: OrderedDict[Hashable, tuple[str, list[bytes]]] = OrderedDict()

@@ -94,7 +94,7 @@ def _season_context(request: HttpRequest, season: Season | None) -> dict[str, An
 
 
 # -- Classifica Generale ----------------------------------------------------------------------
-CLASSIFICA_CACHE_SECONDS = 24 * 3600
+CLASSIFICA_CACHE_SECONDS = pagecache.CLASSIFICA_CACHE_SECONDS
 
 
 def classifica_cache_key(
@@ -178,12 +178,15 @@ def _anonymous_page(
     season_pk: int | None,
     render_page: Callable[[Season, dict[str, Any]], HttpResponse],
     *key: Any,
+    every_game: bool = False,
 ) -> HttpResponse | None:
     """A public page of a season kept whole for anonymous visitors (:mod:`.pagecache`), or None
     when it does not apply (a logged-in visitor, an unknown or hidden season, another game's).
     One query reads every season's state: the page's key holds the shown season's ``version``
     (bumped by every write the page shows: close, reopen, contest, rename...), the season
-    picker, the URL, the language and what the caller adds (``key``)."""
+    picker, the URL, the language and what the caller adds (``key``). A page of another game
+    than C.A.F. is kept only where the caller says it shows nothing but what the version
+    covers (``every_game``: the Classifica)."""
     if not pagecache.cacheable(request):
         return None
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
@@ -192,7 +195,11 @@ def _anonymous_page(
         season = default_season(seasons)
     else:
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
-    if season is None or not season.published or is_generic(get_system(season.ruleset_code)):
+    if (
+        season is None
+        or not season.published
+        or (is_generic(get_system(season.ruleset_code)) and not every_game)
+    ):
         return None  # the page as always (404, "non pubblicati", the game's own columns)
     return pagecache.serve(
         request,
@@ -206,7 +213,10 @@ def _anonymous_page(
 def home(request: HttpRequest) -> HttpResponse:
     """The Classifica Generale of the current season (or of ``?stagione=``)."""
     kept = _anonymous_page(
-        request, None, lambda season, extra: _classifica_page(request, season, extra)
+        request,
+        None,
+        lambda season, extra: _classifica_page(request, season, extra),
+        every_game=True,
     )
     return kept if kept is not None else _classifica_page(request, _season_from(request))
 
@@ -215,7 +225,10 @@ def home(request: HttpRequest) -> HttpResponse:
 def classifica_view(request: HttpRequest, season_pk: int | None = None) -> HttpResponse:
     """The Classifica Generale of one season."""
     kept = _anonymous_page(
-        request, season_pk, lambda season, extra: _classifica_page(request, season, extra)
+        request,
+        season_pk,
+        lambda season, extra: _classifica_page(request, season, extra),
+        every_game=True,
     )
     if kept is not None:
         return kept

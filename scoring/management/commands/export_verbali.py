@@ -22,11 +22,9 @@ from django.db import connections
 from django.utils import translation
 
 from scoring.exports import classifica_basename
-from scoring.exports.pdf import classifica_pdf, print_setup
-from scoring.exports.xlsx import classifica_xlsx
+from scoring.exports.pdf import print_setup
 from scoring.models import Season, Turno
-from scoring.services.documents import verbale_document
-from scoring.verbale import classifica, last_closed_date
+from scoring.services.documents import classifica_document, verbale_document
 
 FORMATS = ("pdf", "xlsx")
 TASKS_PER_WORKER = 10  # a worker is replaced after this many turni: WeasyPrint's memory stays flat
@@ -136,14 +134,9 @@ class Command(BaseCommand):
             raise CommandError(f"impossibile scrivere in {target}: {exc.strerror}") from None
         base = classifica_basename(season.name)
         bar.show(len(ids), base)
-        rows, last = classifica(season), last_closed_date(season)
-        if "pdf" in formats:
+        for kind in formats:  # the season's own Classifica, in its game's columns
             written.append(
-                self._write(target / f"{base}.pdf", classifica_pdf(season.name, rows, last))
-            )
-        if "xlsx" in formats:
-            written.append(
-                self._write(target / f"{base}.xlsx", classifica_xlsx(season.name, rows, last))
+                self._write(target / f"{base}.{kind}", classifica_document(season, kind))
             )
         bar.show(len(ids) + 1, "fatto")
         bar.close()
