@@ -5,6 +5,7 @@
     python -m benchmarks.run --quick                # a small run, written to benchmarks/data/
     python -m benchmarks.run --report-only          # rewrite the doc from the last results
     python -m benchmarks.run --season-sizes 40,10000 # the pages, cold and warm (benchmarks.pages)
+    python -m benchmarks.run --games-only --game-sizes 40,2000  # the five generic games
 
 Each backend × size runs in its own process (:mod:`benchmarks.worker`) on a fresh database.
 Generated seasons are cached under ``benchmarks/data/`` (gitignored), so reruns skip the
@@ -149,6 +150,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--samples", type=int, default=7, help="samples per page (--season-sizes)")
     p.add_argument(
+        "--game-sizes",
+        default="40,2000",
+        help="the five generic games (benchmarks.games: import, close, reopen, Classifica cold "
+        "and warm) on one season per game of these turni, written into the report's games "
+        "section after the full run, or alone with --games-only; empty to skip",
+    )
+    p.add_argument("--games-only", action="store_true", help="only the games (--game-sizes)")
+    p.add_argument(
         "--pages-database-url",
         default=os.environ.get(
             "KINGBENCH_PAGES_URL", "postgres://postgres@127.0.0.1:5432/kingbench_pages"
@@ -183,6 +192,28 @@ def write_report(results: dict[str, Any], output: Path) -> None:
     output.write_text(report.render(results["meta"], runs, NOTES))
 
 
+def run_games(args: argparse.Namespace) -> int:
+    """The five generic games (:mod:`benchmarks.games`), their section written into the report."""
+    backend = "postgres" if "postgres" in args.backends else "sqlite"
+    if backend == "postgres" and postgres_available(args.postgres_url):
+        backend = "sqlite"
+    cmd = [
+        sys.executable,
+        "-m",
+        "benchmarks.games",
+        "--sizes",
+        args.game_sizes,
+        "--backend",
+        backend,
+        "--out",
+        str(args.data_dir / "results-games.json"),
+        "--doc",
+        str(args.output),
+    ]
+    log(f"== the five generic games, {backend}, seasons of {args.game_sizes} turni")
+    return subprocess.run(cmd, cwd=ROOT).returncode
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.season_sizes:
@@ -207,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
             str(args.output),
         ]
         return subprocess.run(cmd, cwd=ROOT).returncode
+    if args.games_only:
+        return run_games(args)
     if args.report_only:
         write_report(json.loads(args.results.read_text()), args.output)
         log(f"wrote {args.output}")
@@ -269,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     args.results.write_text(json.dumps(results, indent=1, default=str))
     write_report(results, args.output)
     log(f"wrote {args.output} ({elapsed:.1f} min)")
+    if args.game_sizes and run_games(args):
+        return 1
     return 1 if any(r.get("failed") and "not run" not in r["failed"] for r in runs) else 0
 
 

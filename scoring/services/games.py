@@ -108,7 +108,8 @@ def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> 
     Smazzata.objects.bulk_update(changed, ["game", "caller", "dealer"])
     Result.objects.filter(smazzata__in=changed).delete()
     Result.objects.bulk_create(results)
-    history_created(Result.objects.filter(smazzata__in=changed))
+    if changed:
+        history_created(Result.objects.filter(smazzata__in=changed))
     _store_totals(turno, running)
 
 
