@@ -30,12 +30,12 @@ from django.utils import timezone, translation
 from django.utils.dateparse import parse_datetime
 
 from scoring.exports import games, verbale_basename
-from scoring.exports.pdf import verbale_pdf
-from scoring.exports.xlsx import verbale_xlsx
+from scoring.exports.pdf import classifica_pdf, verbale_pdf
+from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
 from scoring.models import Season, StoredDocument, Turno
 from scoring.selectors import turno_with_everything
-from scoring.selectors_games import game_turni, verbale_rows
-from scoring.verbale import classifica_as_of, verbale
+from scoring.selectors_games import game_classifica, game_turni, verbale_rows
+from scoring.verbale import classifica, classifica_as_of, last_closed_date, verbale
 
 PDF = "application/pdf"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -296,14 +296,10 @@ def verbale_document(turno_id: int, kind: str, *, source: Source | None = None) 
 
 def classifica_document(season: Season, kind: str) -> bytes:
     """A season's Classifica Generale in ``kind`` (``pdf`` or ``xlsx``), in its own game's
-    columns (the command ``export_verbali`` and the download buttons)."""
-    from scoring.exports.pdf import classifica_pdf
-    from scoring.exports.xlsx import classifica_xlsx
-    from scoring.verbale import classifica, last_closed_date
-
+    columns (the command ``export_verbali``)."""
     last = last_closed_date(season)
     if season.is_generic:
         render = {"pdf": games.standing_pdf, "xlsx": games.standing_xlsx}[kind]
-        return render(season, last)
+        return render(game_classifica(season), last)
     render = {"pdf": classifica_pdf, "xlsx": classifica_xlsx}[kind]
     return render(season.name, classifica(season), last)
