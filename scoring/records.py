@@ -64,13 +64,21 @@ def record_seats(system: Any, record: Mapping[str, Any], names: Names) -> dict[s
 # ``Giornata.state_after`` keeps ``{"series": {player: code}, "streak": {player: n}}`` with each
 # player as the text of their primary key (as ``Season.start_series``); the engine reads names.
 STATE_MAPS = ("series", "streak")
+# the five other games keep ``{"fold": {player: figures}}`` (``services.games.FOLD``, the season
+# standing's figures after the giornata), players by primary key too
+FOLD_MAP = "fold"
+
+
+def _state_maps(raw: Mapping[str, Any]) -> tuple[str, ...]:
+    """The player maps of a stored state: C.A.F.'s always, another game's fold as it has it."""
+    return (FOLD_MAP,) if FOLD_MAP in raw else STATE_MAPS
 
 
 def state_player_ids(raw: Mapping[str, Any] | None) -> set[int]:
     """The players (primary keys) a stored state names."""
     return {
         int(key)
-        for part in STATE_MAPS
+        for part in _state_maps(raw or {})
         for key in ((raw or {}).get(part) or {})
         if isinstance(key, str) and key.isdigit() and key.isascii()
     }
@@ -86,7 +94,9 @@ def state_names(raw: Mapping[str, Any] | None, names: Mapping[int, str]) -> dict
         return key
 
     raw = raw or {}
-    return {part: {name(k): v for k, v in (raw.get(part) or {}).items()} for part in STATE_MAPS}
+    return {
+        part: {name(k): v for k, v in (raw.get(part) or {}).items()} for part in _state_maps(raw)
+    }
 
 
 def state_ids(state: Mapping[str, Any], ids: Mapping[str, int]) -> dict[str, Any]:
@@ -94,5 +104,5 @@ def state_ids(state: Mapping[str, Any], ids: Mapping[str, int]) -> dict[str, Any
     by primary key (text); a name ``ids`` does not know is kept as it is."""
     return {
         part: {(str(ids[k]) if k in ids else k): v for k, v in (state.get(part) or {}).items()}
-        for part in STATE_MAPS
+        for part in _state_maps(state)
     }

@@ -178,3 +178,18 @@ def test_export_verbali_writes_each_season_its_own_classifica(tmp_path):
     book = openpyxl.load_workbook(tmp_path / "classifica-ramino-2026.xlsx")
     texts = {c.value for row in book.active.iter_rows() for c in row if c.value is not None}
     assert "Partite" in texts and "Serie" not in texts
+
+
+def test_a_backup_keeps_the_checkpoints_by_name_and_restores_them_by_member():
+    import json
+
+    from scoring.services.backup import backup_document, backup_restore
+
+    season = game_season_import(data=season_doc("le-king", 4, "Le King"))
+    kept = dict(Giornata.objects.filter(season=season).values_list("date", "state_after"))
+    doc = json.loads(json.dumps(backup_document()))
+    table = doc["tables"]["scoring.giornata"]
+    states = [row[table["columns"].index("state_after")] for row in table["rows"]]
+    assert {name for s in states for name in s[FOLD]} <= set(PLAYERS)
+    backup_restore(data=doc, force=True)
+    assert dict(Giornata.objects.values_list("date", "state_after")) == kept
