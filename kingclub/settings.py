@@ -273,6 +273,10 @@ CLUB_NAME = os.environ.get("KINGCLUB_CLUB_NAME", "Circolo del King C.A.F. — Lu
 KINGCLUB_MEMBERS_ONLY = env_bool("KINGCLUB_MEMBERS_ONLY", False)
 # Largest JSON document import/restore accept, in bytes.
 KINGCLUB_MAX_IMPORT_BYTES = int(os.environ.get("KINGCLUB_MAX_IMPORT_BYTES", 50 * 1024 * 1024))
+# Most values (objects, lists, numbers, texts) in a JSON document import and kingscore accept: a
+# real season has about one value per 18 bytes (50 MB: ~3 million); 50 MB of "[0,0,..." or
+# "[{},{},..." would be 17-25 million, over a GB once read whole.
+KINGCLUB_MAX_JSON_VALUES = int(os.environ.get("KINGCLUB_MAX_JSON_VALUES", 10_000_000))
 
 # -- production hardening: on by default when DEBUG is off, each switchable off ----------------
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

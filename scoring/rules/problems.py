@@ -71,7 +71,9 @@ class RuleViolation(ValueError):
 # The problems of a JSON document's shape, the same words for every game and every reader.
 NOT_AN_OBJECT = Problem("FORMAT", "il documento deve essere un oggetto JSON")
 TURNI_NOT_A_LIST = Problem("FORMAT", "turni: deve essere una lista")
-TOO_DEEP = Problem("JSON_DEPTH", "JSON annidato troppo in profondità")
+TOO_DEEP = Problem(
+    "JSON_DEPTH", "JSON annidato troppo in profondità (al massimo 12 livelli)"
+)  # interchange.MAX_DEPTH
 
 
 def not_utf8(at: int) -> Problem:

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -45,32 +44,22 @@ from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows, pks_by
 from scoring.services.games import game_season_export_stream, game_season_import
 from scoring.services.history import history_for_import
-from scoring.services.jsonread import DocumentFile
+from scoring.services.jsonread import DEFAULT, DocumentFile, Limits, read_json
 from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.season import season_create, standings_refresh
 
 
-def read_document(raw: bytes | str, limit: int | None = -1) -> Any:
-    """Bytes of a JSON document, refused when too large, not UTF-8 or absurdly nested.
+def read_document(
+    raw: bytes | str, limit: int | None = DEFAULT, max_values: int | None = DEFAULT
+) -> Any:
+    """Bytes of a JSON document, refused when too large, not UTF-8, absurdly nested or made of
+    too many values (:func:`~scoring.services.jsonread.read_json`, checked as it streams).
 
-    ``limit`` is in bytes: by default ``KINGCLUB_MAX_IMPORT_BYTES``; None for no limit (a
-    backup, which the administrator restores from the shell, may be larger than an import).
+    ``limit`` is in bytes: by default ``KINGCLUB_MAX_IMPORT_BYTES``; ``max_values`` by default
+    ``KINGCLUB_MAX_JSON_VALUES``; None for no limit (a backup, which the administrator restores
+    from the shell, may be larger than an import). The depth is always limited.
     """
-    if limit == -1:
-        limit = settings.KINGCLUB_MAX_IMPORT_BYTES
-    _check_size(len(raw), limit)
-    return loads(raw)
-
-
-def _check_size(size: int, limit: int | None) -> None:
-    if limit is not None and size > limit:
-        raise RuleViolation(
-            [
-                Problem(
-                    "JSON_TOO_LARGE", f"il documento è di {size} byte, oltre il limite di {limit}"
-                )
-            ]
-        )
+    return read_json(raw, Limits.of(max_bytes=limit, max_values=max_values))
 
 
 class _Columns:
@@ -138,9 +127,8 @@ def season_import_file(
     """Load a ``kingclub/v1`` document from a file, read turno by turno (:class:`DocumentFile`):
     the memory does not grow with the season. A game system other than C.A.F. reads it whole.
     """
-    _check_size(path.stat().st_size, limit)
     try:
-        document = DocumentFile(path)
+        document = DocumentFile(path, Limits.of(max_bytes=limit))
         header = document.header()
         if is_generic(system_of_document(header)):
             return season_import(data=loads(path.read_bytes()), user=user, current=current)

@@ -1,4 +1,17 @@
-"""A ``kingclub/v1`` document read from a file item by item, never whole (ijson).
+"""Every JSON file the club accepts (``import_season``, ``kingscore``, ``restore``) is read
+here, within limits checked as the file streams by, before anything is built from it:
+
+- size: the document's bytes (``KINGCLUB_MAX_IMPORT_BYTES`` unless the caller says otherwise);
+- depth: :data:`~scoring.rules.interchange.MAX_DEPTH` levels, a scalar counting as one;
+- count: ``KINGCLUB_MAX_JSON_VALUES`` values (objects, lists and scalars) in the whole document.
+
+:func:`check_limits` reads the file's events (ijson's ``basic_parse``: no paths kept, a buffer
+at a time) and stops at the first level or value too many: a file of 200,000 nested brackets
+is refused after reading its first buffer, in a few MB, where ijson's ``parse`` (which builds
+the path of every event: O(depth²) text) took 10 GB. :func:`read_json` then parses the checked
+bytes whole; :class:`DocumentFile` reads a checked file turno by turno.
+
+A ``kingclub/v1`` document read from a file item by item, never whole (ijson).
 
 :func:`read_document` parses a document in one piece: a season of 10,000 turni becomes some
 hundreds of MB of Python objects. :class:`DocumentFile` reads the same file's fields other than
@@ -10,20 +23,118 @@ turno, whatever the file's size. The problems are the ones :func:`read_document`
 from __future__ import annotations
 
 import codecs
+import io
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import ijson
+from django.conf import settings
 
 from scoring.rules import Problem, RuleViolation
-from scoring.rules.interchange import MAX_DEPTH, depth
+from scoring.rules.interchange import MAX_DEPTH, depth, loads
 from scoring.rules.problems import NOT_AN_OBJECT, TOO_DEEP, not_utf8
 
 HEADER_KEYS = ("format", "ruleset", "rules", "season", "roster")
 """The top-level fields the importer reads besides ``turni`` (SPEC §10)."""
 
 CHUNK = 1 << 20
+DEFAULT = -1  # "the club's setting" for a limit (None is "no limit")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a JSON document may be: bytes, levels, values (None: no limit)."""
+
+    max_bytes: int | None
+    max_values: int | None
+    max_depth: int = MAX_DEPTH
+
+    @classmethod
+    def of(cls, max_bytes: int | None = DEFAULT, max_values: int | None = DEFAULT) -> Limits:
+        """The club's limits (settings), or the ones given; None lifts a limit."""
+        return cls(
+            settings.KINGCLUB_MAX_IMPORT_BYTES if max_bytes == DEFAULT else max_bytes,
+            settings.KINGCLUB_MAX_JSON_VALUES if max_values == DEFAULT else max_values,
+        )
+
+
+def check_size(size: int, limit: int | None) -> None:
+    if limit is not None and size > limit:
+        raise RuleViolation(
+            [
+                Problem(
+                    "JSON_TOO_LARGE", f"il documento è di {size} byte, oltre il limite di {limit}"
+                )
+            ]
+        )
+
+
+def too_many(limit: int) -> RuleViolation:
+    return RuleViolation(
+        [Problem("JSON_TOO_MANY", f"il documento ha più di {limit} valori JSON, oltre il limite")]
+    )
+
+
+_SCALARS = frozenset(("null", "boolean", "integer", "double", "number", "string"))
+_OPEN = frozenset(("start_map", "start_array"))
+_CLOSE = frozenset(("end_map", "end_array"))
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What :func:`check_limits` saw of a document: an object? its ``turni`` a list?"""
+
+    is_object: bool
+    turni_is_list: bool
+
+
+def check_limits(f: IO[bytes], limits: Limits) -> Shape | None:
+    """Read the JSON of ``f`` as events, refusing it at the first level beyond
+    ``limits.max_depth`` (``JSON_DEPTH``) or value beyond ``limits.max_values``
+    (``JSON_TOO_MANY``). Memory: one buffer of events, whatever the file.
+
+    None when ijson cannot read the file to its end (not JSON, or JSON it does not read: an
+    integer beyond 64 bits, ``NaN``): Python's ``json`` then names the problem, and its own
+    reading is bounded too (by the size limit, and by the recursion limit in depth).
+    """
+    max_depth, max_values = limits.max_depth, limits.max_values
+    level = values = 0
+    first = None
+    turni_is_list = False
+    expect_turni = False
+    try:
+        for event, value in ijson.basic_parse(f, use_float=True):
+            if event in _OPEN:
+                level += 1
+                values += 1
+                if level > max_depth:
+                    raise RuleViolation([TOO_DEEP])
+                if expect_turni:
+                    turni_is_list = event == "start_array"
+            elif event in _SCALARS:
+                values += 1
+                if level + 1 > max_depth:
+                    raise RuleViolation([TOO_DEEP])
+            elif event in _CLOSE:
+                level -= 1
+            expect_turni = event == "map_key" and level == 1 and value == "turni"
+            if first is None:
+                first = event
+            if max_values is not None and values > max_values:
+                raise too_many(max_values)
+    except ijson.JSONError:
+        return None
+    return Shape(first == "start_map", turni_is_list)
+
+
+def read_json(raw: bytes | str, limits: Limits) -> Any:
+    """A whole JSON document from its bytes, within ``limits`` (checked before it is built)."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    check_size(len(data), limits.max_bytes)
+    check_limits(io.BytesIO(data), limits)
+    return loads(raw)
 
 
 def _syntax(exc: Exception) -> RuleViolation:
@@ -38,10 +149,19 @@ def _too_deep(value: Any, level: int) -> bool:
 class DocumentFile:
     """A JSON document on disk, checked once (UTF-8, a JSON object) and then read in parts."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, limits: Limits | None = None) -> None:
         self.path = path
+        limits = limits or Limits.of()
+        check_size(path.stat().st_size, limits.max_bytes)
         self._check_encoding()
-        self.has_turni_list = self._scan()
+        with self.path.open("rb") as f:
+            shape = check_limits(f, limits)
+        if shape is None:  # Python's json names the problem (season_import_file)
+            raise RuleViolation([Problem("JSON_SYNTAX", "JSON non valido")])
+        if not shape.is_object:
+            raise RuleViolation([NOT_AN_OBJECT])
+        else:
+            self.has_turni_list = shape.turni_is_list
 
     def _check_encoding(self) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")()
@@ -58,19 +178,6 @@ class DocumentFile:
                 decoder.decode(b"", final=True)
             except UnicodeDecodeError:
                 raise RuleViolation([not_utf8(offset)]) from None
-
-    def _scan(self) -> bool:
-        """The document is an object; whether its ``turni`` is a list (read up to there)."""
-        with self.path.open("rb") as f:
-            try:
-                for number, (prefix, event, _) in enumerate(ijson.parse(f, use_float=True)):
-                    if number == 0 and event != "start_map":
-                        raise RuleViolation([NOT_AN_OBJECT])
-                    if prefix == "turni":
-                        return event == "start_array"
-            except ijson.JSONError as exc:
-                raise _syntax(exc) from None
-        return False
 
     def header(self) -> dict[str, Any]:
         """The document's fields named in :data:`HEADER_KEYS` that it has, as ``json`` reads

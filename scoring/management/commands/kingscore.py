@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 
 from scoring.management.commands._input import read_input
 from scoring.rules import RuleViolation
-from scoring.rules.interchange import loads
 from scoring.rules.systems import system_of_document
+from scoring.services.jsonread import Limits, read_json
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         raw = read_input(options["file"])
         try:
-            data = loads(raw)
+            data = read_json(raw, Limits.of())
             out = system_of_document(data).score_document(data)
         except RuleViolation as exc:
             for problem in exc.problems:

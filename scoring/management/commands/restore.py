@@ -22,7 +22,9 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         raw = read_input(options["file"])
         try:
-            seasons = backup_restore(data=read_document(raw, limit=None), force=options["force"])
+            seasons = backup_restore(
+                data=read_document(raw, limit=None, max_values=None), force=options["force"]
+            )
         except RuleViolation as exc:
             for problem in exc.problems:
                 self.stderr.write(problem.describe())
