@@ -51,6 +51,7 @@ from scoring.services.bulk import insert_rows
 from scoring.services.games import game_differences
 from scoring.services.interchange import season_export, season_import
 from scoring.services.jsonstream import Stream, materialize
+from scoring.services.ledger import season_differences
 from scoring.services.season import player_figures_fill, seat_figures_fill
 from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
 
@@ -543,7 +544,10 @@ def _fill_player_figures() -> None:
 
 def _verify_with_engine() -> None:
     """The restored play must be what the engine accepts: the closed turni of each season as
-    a whole season, the open ones turno by turno."""
+    a whole season, the open ones turno by turno; and every derived row the backup holds (a
+    seat's place, ratio, series and league points, titles, giornate, absences, the Classifica)
+    must equal the replay (``check_ledger``'s comparison), for every game: a result edited in
+    the file is refused before the transaction commits."""
     problems: list[Problem] = []
     for season in Season.objects.order_by("pk"):
         if season.is_generic:  # its own game replays it: stored figures equal the replay
@@ -570,6 +574,13 @@ def _verify_with_engine() -> None:
                     p.turno,
                 )
                 for p in exc.problems
+            ]
+        else:
+            # every stored (derived) number against the replay: seats, titles, giornate,
+            # absences, the Classifica; an edited one is refused like broken play
+            problems += [
+                Problem("LEDGER", f"stagione {season.name}: {d}", field=d.field)
+                for d in season_differences(season=season)
             ]
         rules = season.ruleset
         open_turni = Turno.objects.filter(season=season, status=Turno.IN_CORSO)

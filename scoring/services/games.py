@@ -628,16 +628,25 @@ def game_differences(season: Season) -> list[Any]:
     except REPLAY_ERRORS as exc:
         unreplayable("classifica", exc)
         return found
-    expected = {r["player"]: (r["place"], Decimal(str(r[columns[0][0]]))) for r in replay}
-    stored = list(Standing.objects.filter(season=season).select_related("player"))
-    stored_rows = {s.player.name: (s.place, s.score) for s in stored}
+    # every column of the stored Classifica (a row edited in a backup is a difference)
+    fields = ("place", "score", "turni")
+    expected = {
+        r["player"]: (r["place"], Decimal(str(r[columns[0][0]])), r.get("turni", 0)) for r in replay
+    }
+    kept = list(Standing.objects.filter(season=season).select_related("player"))
+    stored_rows = {s.player.name: (s.place, s.score, s.turni) for s in kept}
     extra = {r["player"]: {k: r[k] for k, _ in columns if k in r} for r in replay}
-    for s in stored:
+    for s in kept:
         if s.player.name in extra:
             compare("classifica", f"{s.player.name} (colonne)", s.extra, extra[s.player.name])
     if Turno.objects.filter(season=season, status=Turno.CHIUSO).exists() or stored_rows:
         for name in sorted(set(expected) | set(stored_rows)):
-            compare("classifica", name, stored_rows.get(name), expected.get(name))
+            stored, mine = stored_rows.get(name), expected.get(name)
+            if stored is None or mine is None:
+                compare("classifica", name, stored, mine)
+                continue
+            for field, a, b in zip(fields, stored, mine, strict=True):
+                compare(f"classifica, {name}", field, a, b)
     return found
 
 

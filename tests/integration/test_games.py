@@ -201,7 +201,7 @@ def test_check_finds_a_stored_number_that_differs(season, ledger_unchecked):
             {"Anna": 35, "Bruno": -10, "Carla": 12, "Dario": 55},
             {"Anna": 34, "Bruno": -10, "Carla": 12, "Dario": 55},
         ),
-        ("classifica", "Carla", (1, Decimal(4)), (1, Decimal(3))),
+        ("classifica, Carla", "score", Decimal(4), Decimal(3)),
     ]
 
 
