@@ -41,6 +41,7 @@ HEADER_KEYS = ("format", "ruleset", "rules", "season", "roster")
 
 CHUNK = 1 << 20
 DEFAULT = -1  # "the club's setting" for a limit (None is "no limit")
+BUFFER = 16 * 1024  # bytes read at a time by the check: the events of one buffer are built at once
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ def check_limits(f: IO[bytes], limits: Limits) -> Shape | None:
     turni_is_list = False
     expect_turni = False
     try:
-        for event, value in ijson.basic_parse(f, use_float=True):
+        for event, value in ijson.basic_parse(f, buf_size=BUFFER, use_float=True):
             if event in _OPEN:
                 level += 1
                 values += 1
