@@ -131,3 +131,18 @@ def delete_ids(model: type[Model], ids: Sequence[int], batch: int = 900) -> int:
     for i in range(0, len(ids), batch):
         done += model._base_manager.filter(pk__in=ids[i : i + batch]).delete()[0]
     return done
+
+
+def ids_by_name(model: type[Model], names: Sequence[str], batch: int = 900) -> dict[str, int]:
+    """``{name: id}`` of the rows of ``model`` (unique ``name``) with these names, the missing
+    ones inserted first: a few queries per ``batch`` names (an ``IN`` of 100,000 names is over
+    SQLite's variable limit; one ``get_or_create`` per name was one round trip each)."""
+    found: dict[str, int] = {}
+    for start in range(0, len(names), batch):
+        chunk = list(names[start : start + batch])
+        found.update(model._base_manager.filter(name__in=chunk).values_list("name", "pk"))
+        missing = [n for n in chunk if n not in found]
+        if missing:
+            model._base_manager.bulk_create([model(name=n) for n in missing])
+            found.update(model._base_manager.filter(name__in=missing).values_list("name", "pk"))
+    return found

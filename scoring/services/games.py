@@ -36,6 +36,7 @@ from scoring.rules.interchange import MAX_TURNO_NUMBER
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
+from scoring.services.bulk import ids_by_name
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
@@ -696,11 +697,11 @@ def game_season_import(
     names = list(
         dict.fromkeys([*(data.get("roster") or []), *(p for t in turni for p in t["players"])])
     )
-    existing = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
-    Player.objects.bulk_create([Player(name=n) for n in names if n not in existing])
-    players = dict(Player.objects.filter(name__in=names).values_list("name", "pk"))
+    players = ids_by_name(Player, names)
     Enrollment.objects.bulk_create(
-        [Enrollment(season=season, player_id=players[n]) for n in names], ignore_conflicts=True
+        [Enrollment(season=season, player_id=players[n]) for n in names],
+        batch_size=1000,
+        ignore_conflicts=True,
     )
     Giornata.objects.bulk_create(
         [Giornata(season=season, date=d) for d in sorted({t["date"] for t in turni})]

@@ -41,7 +41,7 @@ from scoring.rules.ruleset import RuleSet
 from scoring.rules.systems import is_generic, system_of_document
 from scoring.rules.turno import score_turno
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.bulk import insert_rows, pks_by
+from scoring.services.bulk import ids_by_name, insert_rows, pks_by
 from scoring.services.games import game_season_export_stream, game_season_import
 from scoring.services.history import history_for_import
 from scoring.services.jsonread import DEFAULT, DocumentFile, Limits, read_json
@@ -199,10 +199,10 @@ def season_import_stream(
     if current is None:
         current = not Season.objects.filter(is_current=True).exists()
     season = season_create(name=name, ruleset_code=code, rules=rules.to_dict(), current=current)
-    existing = set(Player.objects.filter(name__in=names).values_list("name", flat=True))
-    Player.objects.bulk_create([Player(name=n) for n in names if n not in existing])
-    players = dict(Player.objects.filter(name__in=names).values_list("name", "pk"))
-    Enrollment.objects.bulk_create([Enrollment(season=season, player_id=players[n]) for n in names])
+    players = ids_by_name(Player, list(names))
+    Enrollment.objects.bulk_create(
+        [Enrollment(season=season, player_id=players[n]) for n in names], batch_size=1000
+    )
     Giornata.objects.bulk_create(
         [
             Giornata(
