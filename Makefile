@@ -66,6 +66,7 @@ format: install
 ## bench: benchmarks (see docs/benchmarks.md)
 bench: install
 	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.trust
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache
