@@ -194,3 +194,34 @@ def test_csv_for_an_italian_spreadsheet_and_an_english_one(client, socio, make_s
     en = table(caf, ",")
     assert {r[1]: Decimal(r[3]) for r in en[1:]} == scores
     assert all("," not in r[3] for r in en[1:])
+
+
+# -- the Verbale on one A4 page width (defect 3) -------------------------------------------------
+def test_caf_verbale_settled_by_spareggio_then_reopened_fits_one_a4_page(segretario):
+    """Its results table ran off the page ("Serie B" at x 591-599 pt on a 595 pt page) and the
+    Verbale took two pages. One PDF rendered: text runs, their font size and start."""
+    import io
+
+    from pypdf import PdfReader
+
+    from scoring.exports.pdf import verbale_pdf
+    from scoring.verbale import verbale
+    from tests.integration.test_documents import labels, tied_turno
+
+    turno = tied_turno(segretario, reopen="conteggio sbagliato alla smazzata 3")
+    reader = PdfReader(io.BytesIO(verbale_pdf(verbale(turno), series_labels=labels(turno.season))))
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    width = float(page.mediabox.width)
+    runs = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            scale = abs(tm[0] * cm[0]) or 1
+            runs.append((tm[4] * cm[0] + cm[4], size * scale, text.strip()))
+
+    page.extract_text(visitor_text=visit)
+    series = [r for r in runs if r[2].startswith("Serie ")]  # the results' last column
+    assert len(series) >= 4
+    for x, size, text in series:  # "Serie B": DejaVu Sans, about 0.62 em a character
+        assert x + 0.62 * size * len(text) <= width - 14, (text, x, size)
