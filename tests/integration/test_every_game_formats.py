@@ -225,3 +225,26 @@ def test_caf_verbale_settled_by_spareggio_then_reopened_fits_one_a4_page(segreta
     assert len(series) >= 4
     for x, size, text in series:  # "Serie B": DejaVu Sans, about 0.62 em a character
         assert x + 0.62 * size * len(text) <= width - 14, (text, x, size)
+
+
+def test_skat_verbale_keeps_to_nine_points(client, segretario):
+    """Defect 7: the Spielliste printed 465 runs of text at 7.5-8 pt; every Verbale keeps 9 pt."""
+    import io
+
+    from pypdf import PdfReader
+
+    season = season_of("skat-isko", players=P4[:3])
+    turno = Turno.objects.filter(season=season).first()
+    client.force_login(segretario)
+    response = client.get(reverse("scoring:turno_pdf", args=[turno.pk]))
+    assert response.status_code == 200
+    content = b"".join(response.streaming_content) if response.streaming else response.content
+    sizes = []
+    for page in PdfReader(io.BytesIO(content)).pages:
+
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                sizes.append((round(size * (abs(tm[0] * cm[0]) or 1), 2), text.strip()))
+
+        page.extract_text(visitor_text=visit)
+    assert sizes and min(s for s, _t in sizes) >= 9, sorted(sizes)[:5]
