@@ -261,3 +261,35 @@ def test_an_edited_rule_set_is_checked_and_rescored(season):
     fees = {s.player.name: s.extra["fees"] for s in Seat.objects.filter(turno=turno)}
     assert fees == {"Anna": "2.50", "Bruno": "0.00", "Carla": "2.50", "Dario": "2.50"}
     assert game_check(season) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "one_a_day"),
+    [
+        ("king-classico", True),
+        ("king-internazionale", True),
+        ("le-king", True),
+        ("skat-isko", False),
+        ("ramino-101", False),
+    ],
+)
+def test_one_seat_a_day_where_the_game_says_so(code, one_a_day):
+    """Issue 26, item 6b: a member sat at six King internazionale turni on one day. The King
+    family seats a player once a date (SPEC-king-family PLAYS_TWICE, as C.A.F. and as the
+    import); Skat lists and Ramino matches follow one another on one evening."""
+    for name in [*P4, "Elena"]:
+        Player.objects.get_or_create(name=name)
+    season = season_create(name=f"S {code}", ruleset_code=code, current=False)
+    n = 4 if code != "skat-isko" else 3
+    start(season, players=P4[:n])
+    second = ["Elena", *P4[1:n]]
+    if not one_a_day:
+        assert start(season, players=second).number == 2
+        return
+    with pytest.raises(RuleViolation) as exc:
+        start(season, players=second)
+    problem = exc.value.problems[0]
+    assert (problem.code, problem.player) == ("PLAYER_TWICE_IN_GIORNATA", "Bruno")
+    assert problem.message == "Bruno gioca già il turno #1 del 20/11/2026"
+    assert Turno.objects.filter(season=season).count() == 1
+    assert start(season, players=second, day=21).number == 1  # another day: a seat again

@@ -32,6 +32,9 @@ class KingFamilySystem(SeasonFold, KingLedger):
 
     # where a smazzata record names a player (:mod:`..players`): §A.6, §B.6, §C.6
     player_fields = ("result.*", "sale.buyer", "last")
+    # a player sits at one turno a date (SPEC-king-family, PLAYS_TWICE): the live screen
+    # refuses a second seat the same day as the import does (issue 26, item 6b)
+    one_turno_a_day = True
 
     def __init__(self, code: str) -> None:
         self.code = code
