@@ -188,9 +188,9 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
             if not turno.is_open
         ],
         reopens=[
-            _("riaperto il %(date)s da %(user)s: %(reason)s")
+            _("Riaperto il %(at)s da %(user)s: %(reason)s")  # as C.A.F.'s, translated
             % {
-                "date": formatting.moment(e.at),
+                "at": formatting.moment(e.at),
                 "user": e.user.get_username() if e.user else "—",
                 "reason": e.reason,
             }

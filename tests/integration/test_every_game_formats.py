@@ -248,3 +248,31 @@ def test_skat_verbale_keeps_to_nine_points(client, segretario):
 
         page.extract_text(visitor_text=visit)
     assert sizes and min(s for s, _t in sizes) >= 9, sorted(sizes)[:5]
+
+
+def test_documents_lines_in_one_language(client, segretario):
+    """Mixed lines: "riaperto il 26/11/2026 at 02:07", "aggiornata al Thursday 26 November"."""
+    import datetime as dt
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    from scoring.selectors_games import verbale_rows
+    from scoring.services.games import game_turno_reopen
+
+    season = season_of("ramino-101")
+    turno = Turno.objects.filter(season=season).first()
+    game_turno_reopen(turno=turno, reason="conteggio", user=segretario)
+    with translation.override("en"):
+        (line,) = verbale_rows(Turno.objects.get(pk=turno.pk)).reopens
+        assert line.startswith("Reopened on ") and " at " in line and " by segretario" in line
+        html = render_to_string(
+            "scoring/documents/game_classifica.html",
+            {"season": "x", "game": "Ramino", "columns": [], "rows": [],
+             "last_date": formatting.date_long(dt.date(2026, 11, 26))},
+        )  # fmt: skip
+        assert "Up to Thursday 26 November 2026" in html
+    client.force_login(segretario)
+    client.get(reverse("scoring:language"), {"language": "en"})
+    page = shown(client.get(reverse("scoring:turno", args=[turno.pk])).content.decode())
+    assert "Reopened on " in page and "riaperto" not in page
