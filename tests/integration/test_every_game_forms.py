@@ -235,3 +235,25 @@ def test_the_player_page_names_the_games_and_writes_averages_alike(client, membe
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<tr data-game="NORMALE"><th scope="row">normal</th>' in english
     assert "34.00" in english.split('<tr data-game="NORMALE">')[1].split("</tr>")[0]
+
+
+# -- friction: King internazionale took a trump for a negative asta and dropped it silently -------
+@pytest.mark.parametrize("mode", ["NEGATIVE", "UNPLAYED"])
+def test_a_trump_for_an_asta_without_one_is_refused(mode):
+    from scoring.rules.systems import get_system
+
+    system = get_system("king-internazionale")
+    turno = {"players": NAMES[:4], "first_dealer": "Anna", "smazzate": []}
+    data = {"game": "ASTA", "mode": mode, "trump": "H"}
+    with pytest.raises(RuleViolation) as refused:
+        system.parse_entry(system.rules(), turno, data)
+    assert [(p.code, p.field, p.message) for p in refused.value.problems] == [
+        (
+            "TRUMP",
+            "trump",
+            "Briscola: l'asta negativa o non giocata si gioca senza briscola: "
+            "lasciare la briscola vuota.",
+        )
+    ]
+    positive = system.parse_entry(system.rules(), turno, {**data, "mode": "POSITIVE"})
+    assert positive["trump"] == "H"

@@ -125,6 +125,19 @@ class KingLedger(BaseSystem):
         trump = str(data.get("trump") or "").strip() or None
         if trump and (game in ("DICH", "RECUP") or (game == "ASTA" and mode == "POSITIVE")):
             record["trump"] = trump
+        elif trump and game == "ASTA" and mode in ("NEGATIVE", "UNPLAYED"):
+            # a trump chosen for an asta without one is a mistake to point out, not to drop
+            problems.append(
+                Problem.said(
+                    "TRUMP",
+                    gettext_noop(
+                        "Briscola: l'asta negativa o non giocata si gioca senza briscola: "
+                        "lasciare la briscola vuota."
+                    ),
+                    {},
+                    field="trump",
+                )
+            )
         if data.get("blind") and game == "DICH":
             record["blind"] = True
         buyer = str(data.get("buyer") or "").strip() or None
