@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import pytest
 
 from scoring.demo import simulated_season
@@ -74,14 +77,84 @@ def segretario_client(client, segretario):
 
 
 def dump_database() -> str:
-    """A full dump of the club's data (to compare before and after a rejected request)."""
-    import io
+    """Every row of the club's data (the ``scoring`` tables, their history and link tables, the
+    users with their groups and permissions), to compare before and after a rejected request.
 
-    from django.core.management import call_command
+    What ``dumpdata scoring auth.user`` printed, read as rows instead of serialized objects:
+    the same comparison (stricter: the base managers, every link table) at a fraction of the
+    cost, and the property tests and the URL walk compare thousands of times."""
+    from django.apps import apps
+    from django.contrib.auth.models import User
 
-    out = io.StringIO()
-    call_command("dumpdata", "scoring", "auth.user", stdout=out, indent=None)
-    return out.getvalue()
+    models = [
+        *apps.get_app_config("scoring").get_models(include_auto_created=True),
+        User,
+        User.groups.through,
+        User.user_permissions.through,
+    ]
+    lines = []
+    for model in models:
+        label = model._meta.label
+        rows = model._base_manager.order_by("pk").values_list()
+        lines.extend(f"{label} {row!r}" for row in rows)
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def kept_for_the_scope(django_db_blocker) -> Iterator[None]:
+    """Data built once for a module (or a class) and seen by each of its tests: built inside a
+    transaction left open until the scope ends, then rolled back. Each test runs in a savepoint
+    of it (pytest-django's ``db``), so a test's own writes are undone before the next one.
+
+    Only for tests on ``db``: a ``transactional_db`` test in the same module would flush the
+    shared rows. Usage (see docs/testing.md)::
+
+        @pytest.fixture(scope="module")
+        def club(django_db_setup, django_db_blocker):
+            with kept_for_the_scope(django_db_blocker):
+                with django_db_blocker.unblock():
+                    data = build_the_club()
+                yield data
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
+
+
+_RENDERED_PDFS: dict[tuple[str, str], bytes] = {}
+
+
+@pytest.fixture
+def pdf_rendered_once(monkeypatch):
+    """For tests that ask for documents but test something else (who may download them): a
+    document's HTML is laid out by WeasyPrint the first time only, later requests for the same
+    HTML in this process get the same bytes. The views, the read model and the HTML template
+    still run for every request; the PDFs themselves are tested in test_documents.py."""
+    from scoring.exports import pdf
+
+    real = pdf.HTML
+
+    class HTML:
+        def __init__(self, string: str, **options):
+            self.string, self.options = string, options
+
+        def write_pdf(self, **options) -> bytes:
+            key = (self.string, repr(sorted(options)))
+            if key not in _RENDERED_PDFS:
+                if len(_RENDERED_PDFS) >= 256:  # a few MB at most
+                    _RENDERED_PDFS.clear()
+                _RENDERED_PDFS[key] = real(string=self.string, **self.options).write_pdf(**options)
+            return _RENDERED_PDFS[key]
+
+    monkeypatch.setattr(pdf, "HTML", HTML)
 
 
 @pytest.fixture

@@ -27,11 +27,14 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scoring.demo import simulated_season
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.rules.simulator import simulate_turno
 from scoring.services.games import game_smazzata_record, game_turno_close
+from scoring.services.interchange import season_import
 from scoring.services.season import season_create
 from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
+from tests.conftest import kept_for_the_scope
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +114,8 @@ PUBLIC = everyone(OK)
 TABLE: dict[str, tuple[Check, ...]] = {
     # -- members' pages (public while KINGCLUB_MEMBERS_ONLY is off) ------------------------------
     "scoring:home": (G(PUBLIC),),
+    # the monitor's /healthz (issue 26 item 2): anyone, GET only, no data in it
+    "healthz": (G(PUBLIC), P(everyone(NOT_ALLOWED))),
     "scoring:classifica": (
         G(PUBLIC),
         G(PUBLIC, season_pk="season"),
@@ -453,18 +458,18 @@ def test_every_role_has_an_expectation():
 MISSING_PK = 987654
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    """Users are created (and logins checked) many times here: a fast hasher."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def world(make_season) -> dict[str, Any]:
+def _build_world() -> dict[str, Any]:
     """A season with closed turni (penalità and sanctions on them), an open turno with smazzate,
     a penalità and a sanction, an open turno with no smazzate, and a player."""
-    season: Season = make_season(
-        name="2026-27", giornate=2, seed=3, penalty_chance=1.0, sanction_chance=1.0
+    season: Season = season_import(
+        data=simulated_season(
+            name="2026-27",
+            players=["Anna", "Bruno", "Carla", "Dario", "Elena"],
+            giornate=2,
+            seed=3,
+            penalty_chance=1.0,
+            sanction_chance=1.0,
+        )
     )
     closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
     assert closed is not None
@@ -528,9 +533,43 @@ def world(make_season) -> dict[str, Any]:
     }
 
 
+def _walk_users() -> dict[str, Any]:
+    """A socio, a segretario and a superuser of the walk's own (the module's other tests make
+    their own ``segretario`` and ``socio``)."""
+    from django.contrib.auth.models import Group, User
+
+    def user(username: str, group: str | None = None, **extra):
+        made = User.objects.create_user(username=username, password="pw-kingclub-1", **extra)
+        if group:
+            made.groups.add(Group.objects.get_or_create(name=group)[0])
+        return made
+
+    return {
+        ANON: None,
+        SOCIO: user("walk-socio", "Socio"),
+        SEGRETARIO: user("walk-segretario", "Segretario"),
+        ADMIN: user("walk-admin", is_superuser=True, is_staff=True),
+    }
+
+
+@pytest.fixture(scope="module")
+def _prepared(django_db_setup, django_db_blocker):
+    """The world and its users, built once for the module (tests/conftest.py,
+    kept_for_the_scope): every test sees them, each in a savepoint rolled back after it."""
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            prepared = (_build_world(), _walk_users())
+        yield prepared
+
+
 @pytest.fixture
-def users(segretario, socio, admin_user) -> dict[str, Any]:
-    return {ANON: None, SOCIO: socio, SEGRETARIO: segretario, ADMIN: admin_user}
+def world(db, _prepared, pdf_rendered_once) -> dict[str, Any]:
+    return _prepared[0]
+
+
+@pytest.fixture
+def users(db, _prepared) -> dict[str, Any]:
+    return _prepared[1]
 
 
 def _location_ok(expect: Expect, response, kwargs: Mapping[str, Any]) -> bool:
