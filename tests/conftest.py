@@ -3,12 +3,43 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 
+import hypothesis
 import pytest
 
 from scoring.demo import simulated_season
 from scoring.rules import caf
+
+# -- hypothesis profiles ------------------------------------------------------------------------
+# "ci", the default: each property test's own max_examples (sized for the CI run). "long":
+# KINGCLUB_HYPOTHESIS=long multiplies every property test's examples by 10 (a night's run).
+# Both print the blob that replays a failure (@reproduce_failure).
+hypothesis.settings.register_profile("ci", print_blob=True)
+hypothesis.settings.register_profile("long", print_blob=True)
+HYPOTHESIS_PROFILE = os.environ.get("KINGCLUB_HYPOTHESIS", "ci")
+hypothesis.settings.load_profile(HYPOTHESIS_PROFILE)
+LONG_RUN_FACTOR = 10
+
+
+def pytest_collection_modifyitems(config, items):
+    """Under the "long" profile, every property test draws ten times its own max_examples
+    (they set it per test, which a profile alone does not override)."""
+    if HYPOTHESIS_PROFILE != "long":
+        return
+    done = set()
+    for item in items:
+        test = getattr(item, "obj", None)
+        given = getattr(getattr(test, "hypothesis", None), "inner_test", None)
+        if given is None or id(test) in done:
+            continue
+        done.add(id(test))
+        own = getattr(test, "_hypothesis_internal_use_settings", hypothesis.settings.default)
+        test._hypothesis_internal_use_settings = hypothesis.settings(
+            own, max_examples=own.max_examples * LONG_RUN_FACTOR
+        )
+
 
 TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
