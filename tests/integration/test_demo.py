@@ -13,6 +13,7 @@ from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed
 from scoring.models import Giornata, Player, Season, Standing, Turno
 from scoring.rules.interchange import parse_document, score_document
 from scoring.services.preview import is_backdated
+from tests.conftest import kept_for_the_scope
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "season-hand.json"
 TODAY = dt.date(2027, 2, 10)
@@ -32,10 +33,20 @@ def test_renamed_changes_names_not_free_text():
     }
 
 
+@pytest.fixture(scope="module")
+def _seeded(django_db_setup, django_db_blocker):
+    """The demo club seeded once for the module (tests/conftest.py, kept_for_the_scope): each
+    test reads it in a savepoint rolled back after it."""
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            call_command("seed_demo", giornate=3, seed=11, today=TODAY, verbosity=0)
+            current = Season.objects.get(is_current=True)
+        yield current
+
+
 @pytest.fixture
-def demo(db):
-    call_command("seed_demo", giornate=3, seed=11, today=TODAY, verbosity=0)
-    return Season.objects.get(is_current=True)
+def demo(db, _seeded):
+    return _seeded
 
 
 def test_demo_holds_one_clubs_members(demo):
