@@ -232,6 +232,18 @@ def _media_root(settings, tmp_path_factory):
 
 
 @pytest.fixture(autouse=True)
+def _club_language():
+    """Every test starts in the club's language: a request in English (LocaleMiddleware) leaves
+    English active in the thread after the response, and the next test in the same process would
+    render its documents in English (seen in random order: "no row 'Totale del turno'")."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _kept_pages():
     """The pages kept in memory for anonymous visitors, and the live boards' versions and HTML,
     are per process: every test starts without them (two tests' seasons may look alike to the
