@@ -5,7 +5,10 @@ state before its giornata, and a corrected name must keep the player's series.
 Forwards, every name that is a member's name now becomes that member's primary key (text, as
 ``Season.start_series``); a name no member has any more (corrected before the upgrade) stays as
 it is: it is read as before, and the season's next full recompute writes it by key. Backwards,
-every key becomes the member's name again. Nothing else changes.
+every key becomes the member's name again, and the five other games' season checkpoints
+(``fold``, written by later code, which the older code does not know) are dropped: they are
+derived, and the first close or reopen after the next upgrade computes them again from the
+stored seats. Nothing else changes.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from django.db import migrations
 
 BATCH = 500
 PARTS = ("series", "streak")
+FOLD = "fold"  # the five other games' checkpoint (services.games), kept by member id
 
 
 def _rewrite(apps, forward):
@@ -33,6 +37,7 @@ def _rewrite(apps, forward):
                 {key.get(k, k): v for k, v in value.items()} if isinstance(value, dict) else value
             )
             for part, value in state.items()
+            if forward or part != FOLD
         }
         if new != state:
             g.state_after = new

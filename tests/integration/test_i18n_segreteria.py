@@ -145,7 +145,8 @@ def test_new_turno_page_in_english(segretario_client, season):
     url = reverse("scoring:turno_new")
     page = _page(segretario_client, url)
     assert "<h1>New turno</h1>" in page
-    assert "<legend>Players in seat order (counterclockwise), 3 to 7</legend>" in page
+    legend = "Players in seat order (counterclockwise), 3 to 7"
+    assert f'<legend class="table-legend">{legend}</legend>' in page
     assert 'class="seat-label">Seat 1</label>' in page
     assert 'placeholder="or a new member"' in page
     assert ">First mazziere:</label>" in page

@@ -90,8 +90,12 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
         # as today's main keeps them: the records the services were given, by name
         assert dict(Smazzata.objects.values_list("pk", "record")) == by_name
         name_of = {pk: name for name, pk in pks.items()}
+        # C.A.F.'s states by name; the five games' checkpoints (``fold``), which the older code
+        # does not know, dropped: derived, they are computed again at the next close
         assert dict(Giornata.objects.values_list("pk", "state_after")) == {
-            pk: {part: {name_of[k]: v for k, v in s[part].items()} for part in s} if s else s
+            pk: {part: {name_of[k]: v for k, v in s[part].items()} for part in s if part != "fold"}
+            if s
+            else s
             for pk, s in states.items()
         }
         # a name corrected before the upgrade (the replay of the five games' seasons broke):
@@ -102,6 +106,9 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
         migrate(AFTER)
     assert dict(Smazzata.objects.values_list("pk", "record")) == stored
     assert dict(Smazzata.history.values_list("history_id", "record")) == history
-    assert dict(Giornata.objects.values_list("pk", "state_after")) == states
+    assert dict(Giornata.objects.values_list("pk", "state_after")) == {
+        pk: {part: v for part, v in s.items() if part != "fold"} if s else s
+        for pk, s in states.items()
+    }
     assert ledger() == before
     assert ledger_differences(seasons=list(seasons.values())) == []

@@ -460,9 +460,13 @@ def test_a_tie_needs_the_spareggio_to_close(segretario_client, season):
     for seat in turno.seats.all():
         row = html[html.index(f'<tr data-player="{seat.player.name}">') :]
         row = row[: row.index("</tr>")]
-        # decimals in the Italian format
-        assert f"{seat.place}º" in row and str(seat.ratio).replace(".", ",") in row
-        assert str(seat.league_points).replace(".", ",") in row
+
+        # decimals in the Italian format, a true minus before a negative number
+        def italian(d) -> str:
+            return str(d).replace(".", ",").replace("-", "\N{MINUS SIGN}")
+
+        assert f"{seat.place}º" in row and italian(seat.ratio) in row
+        assert italian(seat.league_points) in row
 
 
 def test_a_closed_turno_cannot_be_edited(segretario_client, season):

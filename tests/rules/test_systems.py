@@ -63,9 +63,9 @@ def test_every_system_declares_its_features_on_the_base_class():
     assert all(isinstance(s, BaseSystem) for s in systems())
     assert declared == {
         "caf": (False, True, True, True, True, True, False, False),
-        "king-classico": (True, True, False, False, False, False, False, False),
-        "king-internazionale": (True, True, False, False, False, False, False, False),
-        "le-king": (True, True, False, False, False, False, False, False),
+        "king-classico": (True, True, False, False, False, True, False, False),
+        "king-internazionale": (True, True, False, False, False, True, False, False),
+        "le-king": (True, True, False, False, False, True, False, False),
         "skat-isko": (True, True, False, False, False, False, True, True),
         "ramino-101": (True, False, False, False, False, False, False, False),
     }
