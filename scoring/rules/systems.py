@@ -230,6 +230,12 @@ class BaseSystem:
         """The system's own sheet of a turno for the Verbale; None for a system without one."""
         return None
 
+    def rule_options(self) -> list[dict[str, Any]]:
+        """The rule-set keys a club chooses when it creates a season (the new-season form), where
+        the game's references read differently: each ``{"key", "label", "choices": [[value,
+        label], ...], "default"}``, the labels marked for translation, the default the SPEC's."""
+        return []
+
 
 # The kinds of entry field a system may ask for; the frame renders each one.
 FIELD_KINDS = (

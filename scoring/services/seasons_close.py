@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -101,11 +104,13 @@ def season_new(
     source: Season | int | None = None,
     current: bool = True,
     user=None,
+    rule_edits: Mapping[str, Any] | None = None,
 ) -> Season:
     """A new season. ``series_origin`` ``"carried"``: each player starts in the series they
     ended ``source`` in (a closed C.A.F. season; its rule set is copied, so the ladder is the
     same); ``"reset"``: everybody starts from the top (``source``, if given, is recorded as the
-    season it follows)."""
+    season it follows). ``rule_edits``: the options of a generic game's rule set chosen on the
+    new-season form (``system.rule_options()``), checked by the system with the rest."""
     if series_origin not in SERIES_ORIGINS:
         raise _fail(
             "SERIES_ORIGIN",
@@ -143,6 +148,10 @@ def season_new(
         if ruleset_code == src.ruleset_code:
             rules = dict(src.rules)
         start = final_series(src)
+    if rule_edits:  # the options chosen on the form (a generic game's ``rule_options``)
+        system = get_system(ruleset_code)
+        if is_generic(system):
+            rules = {**(rules or system.default_rules()), **rule_edits}
     season = season_create(name=name, ruleset_code=ruleset_code, rules=rules, current=current)
     season.series_origin = series_origin
     season.series_source = src

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view, segretario_required
-from scoring.problem_text import localized
+from scoring.problem_text import engine_text, localized
 from scoring.publishing import sees_unpublished
 from scoring.rules import RuleViolation
 from scoring.rules.systems import get_system, systems
@@ -146,6 +146,23 @@ class SeasonNewForm(forms.Form):
             self.fields["source"].initial = last.pk
         else:
             self.fields["series_origin"].initial = RESET
+        # the options of each game's rule set (``rule_options``), the SPEC's default chosen
+        self.rule_options: dict[str, list[tuple[str, str]]] = {}
+        for system in systems():
+            for option in system.rule_options():
+                name = f"regola-{system.code}-{option['key']}"
+                self.fields[name] = forms.ChoiceField(
+                    label=engine_text(option["label"]),
+                    choices=[(v, engine_text(text)) for v, text in option["choices"]],
+                    initial=option["default"],
+                    required=False,
+                    widget=forms.RadioSelect,
+                )
+                self.rule_options.setdefault(system.code, []).append((name, option["key"]))
+
+    def rule_option_fields(self) -> list[forms.BoundField]:
+        """The rule-set options of every game, grouped by game (the template's "Regolamento")."""
+        return [self[name] for options in self.rule_options.values() for name, _k in options]
 
     def clean(self) -> dict:
         data = super().clean()
@@ -157,6 +174,10 @@ class SeasonNewForm(forms.Form):
             source = data.get("source")
             if source is not None and source.ruleset_code != code:
                 data["source"] = None
+        # the chosen game's options as edits of its rule set (an option left empty: the default)
+        data["rule_edits"] = {
+            key: data[name] for name, key in self.rule_options.get(code or "", []) if data.get(name)
+        }
         return data
 
 
@@ -174,6 +195,7 @@ def season_new_view(request: HttpRequest) -> HttpResponse:
                 source=data["source"],
                 current=data["current"],
                 user=request.user,
+                rule_edits=data["rule_edits"],
             )
         except RuleViolation as exc:
             fields = set(form.fields)

@@ -206,7 +206,7 @@ def read_game(
                 extra[0],
             )
         value = rules.null_value(flags["hand"], flags["ouvert"])
-        if bid is not None and value < bid:
+        if bid is not None and value < bid and rules.null_below_bid == "invalid":
             add(
                 "NULL_BID",
                 f"un Gioco a zero da {value} non raggiunge la dichiarazione {bid}: il solista "
@@ -315,8 +315,11 @@ def outcome(rules: SkatRules, g: Game) -> Outcome:
     """Value, overbid, won or lost, and the declarer's game score (SPEC-skat §5, §6)."""
     if g.game == NULL:
         value = rules.null_value(g.hand, g.ouvert)
-        won = g.declarer_tricks == 0
-        return Outcome(None, value, False, won, value if won else -rules.lost_factor * value)
+        # below the bid only when the rule set records it as an overbid (``null_below_bid``;
+        # by default such a record is refused by :func:`read_game`): lost whatever the tricks
+        overbid = value < g.bid
+        won = g.declarer_tricks == 0 and not overbid
+        return Outcome(None, value, overbid, won, value if won else -rules.lost_factor * value)
     assert g.matadors is not None and g.declarer_points is not None
     base = rules.base_values[g.game]
     points, tricks = g.declarer_points, g.declarer_tricks
@@ -347,7 +350,13 @@ def outcome(rules: SkatRules, g: Game) -> Outcome:
             and (not g.schwarz_announced or tricks == rules.tricks)
         )
     value = base * multiplier
-    score = value if won else -rules.lost_factor * value
+    factor = rules.lost_factor
+    missed = (g.schneider_announced and points < rules.schneider_points) or (
+        g.schwarz_announced and tricks < rules.tricks
+    )
+    if not won and not overbid and missed and rules.missed_announcement == "single":
+        factor = 1  # the rule set counts a game lost with its announcement missed once
+    score = value if won else -factor * value
     return Outcome(multiplier, value, overbid, won, score, schneider, schwarz)
 
 

@@ -12,7 +12,7 @@ from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, posted_int
 from . import lista
 from .game import FIELD_LABELS
-from .rules import GAMES, NULL, SkatRules
+from .rules import GAMES, NULL, SkatRules, default_rules_dict
 
 GAME_LABELS = {
     "DIAMONDS": gettext_noop("♦ quadri"),
@@ -35,6 +35,32 @@ NUMBERS = (
     ("declarer_tricks", FIELD_LABELS["declarer_tricks"], 0, 10),
 )
 
+# The options of the rule set a club chooses for a new season (docs/games/skat.md), the
+# default (SPEC-skat's reading) first.
+RULE_OPTIONS = (
+    (
+        "missed_announcement",
+        gettext_noop("Skat: gioco perso con schneider o schwarz annunciato e non raggiunto"),
+        (
+            ("double", gettext_noop("conta doppio, come ogni gioco perso (ISkO)")),
+            ("single", gettext_noop("conta una volta sola")),
+        ),
+    ),
+    (
+        "null_below_bid",
+        gettext_noop("Skat: Null annunciato sotto la dichiarazione"),
+        (
+            (
+                "invalid",
+                gettext_noop(
+                    "non si registra: il solista deve annunciare un gioco che la raggiunga"
+                ),
+            ),
+            ("overbid", gettext_noop("si registra come dichiarazione superata: perso (JSkat)")),
+        ),
+    ),
+)
+
 
 class SkatLedger(BaseSystem):
     """The generic ledger's side of Skat (mixed into its system class)."""
@@ -44,6 +70,18 @@ class SkatLedger(BaseSystem):
     has_preview = True  # the game value as the segretario types it
     has_sheet = True  # the Spielliste on the Verbale
     game_names = {**GAME_LABELS, "PASSATO": gettext_noop("Passato")}
+
+    def rule_options(self) -> list[dict[str, Any]]:
+        defaults = default_rules_dict()
+        return [
+            {
+                "key": key,
+                "label": label,
+                "choices": [[value, text] for value, text in choices],
+                "default": defaults[key],
+            }
+            for key, label, choices in RULE_OPTIONS
+        ]
 
     def score_running(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         """The list so far, unranked: the places are fixed at the close (with the draw)."""

@@ -40,6 +40,17 @@ GAME_NAMES = {
 EXTRA_LEVELS = 7
 NULL_KINDS = ("plain", "hand", "ouvert", "ouvert_hand")
 
+# The rule-set options where the Skat world's references read differently (SPEC-skat §6; the
+# defaults are the SPEC's): the value of each, first the default of ``skat-isko``.
+#: a suit or grand game lost because an announced schneider or schwarz was missed: ``double``
+#: (SPEC-skat §6.4 "every lost game counts double": Grand hand with 4, schneider announced,
+#: 89 card points = −2 × 192 = −384) or ``single`` (counted once: −192)
+MISSED_ANNOUNCEMENT = ("double", "single")
+#: a Null announced whose fixed value is below the bid: ``invalid`` (SPEC-skat §6.3 and §11
+#: ``NULL_BID``: the record is refused) or ``overbid`` (JSkat's ``NullRule.isGameWon``: lost
+#: whatever the tricks, charged −2 × the Null's value: Null ouvert at a bid of 48 = −92)
+NULL_BELOW_BID = ("invalid", "overbid")
+
 
 def _load_defaults() -> dict[str, Any]:
     return json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
@@ -80,6 +91,8 @@ class SkatRules:
     opponents_bonus: Mapping[int, int]
     sitting_out_bonus: bool
     penalties_allowed: bool
+    missed_announcement: str = MISSED_ANNOUNCEMENT[0]
+    null_below_bid: str = NULL_BELOW_BID[0]
     interpretation: tuple[str, ...] = ()
 
     def max_matadors_of(self, game: str) -> int:
@@ -122,6 +135,8 @@ class SkatRules:
             "opponents_bonus": {str(n): b for n, b in self.opponents_bonus.items()},
             "sitting_out_bonus": self.sitting_out_bonus,
             "penalties_allowed": self.penalties_allowed,
+            "missed_announcement": self.missed_announcement,
+            "null_below_bid": self.null_below_bid,
             "interpretation": list(self.interpretation),
         }
 
@@ -160,6 +175,13 @@ class _Checker:
         if not isinstance(v, bool):
             self.bad(key, f"deve essere true o false (trovato {v!r})")
             return False
+        return v
+
+    def choice(self, key: str, allowed: tuple[str, ...]) -> str:
+        v = self.data.get(key)
+        if v not in allowed:
+            self.bad(key, f"deve essere uno di {', '.join(allowed)} (trovato {v!r})")
+            return allowed[0]
         return v
 
     def table(
@@ -236,6 +258,8 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
         c.bad("lost_bonus", f"deve essere ≤ 0 (trovato {lost_bonus})")
     sitting_out = c.flag("sitting_out_bonus")
     penalties = c.flag("penalties_allowed")
+    missed = c.choice("missed_announcement", MISSED_ANNOUNCEMENT)
+    null_below = c.choice("null_below_bid", NULL_BELOW_BID)
     interp = data.get("interpretation", [])
     if not isinstance(interp, list) or not all(isinstance(k, str) for k in interp):
         c.bad("interpretation", "deve essere una lista di chiavi")
@@ -262,5 +286,7 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
         opponents_bonus={int(k): v for k, v in bonus.items()},
         sitting_out_bonus=sitting_out,
         penalties_allowed=penalties,
+        missed_announcement=missed,
+        null_below_bid=null_below,
         interpretation=tuple(interp),
     )
