@@ -20,9 +20,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from scoring.rules import caf
-from scoring.rules.interchange import input_document
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.interchange import input_document
+from scoring.rules.caf.simulator import simulate_turno
 
 DATA_VERSION = 1  # bump when the generator changes: cached files are regenerated
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -151,7 +151,7 @@ def generate_season(index: int, turni: int, players: Sequence[str] | None = None
             if rng.random() < SANCTION_CHANCE:
                 from dataclasses import replace
 
-                from scoring.rules import Sanction
+                from scoring.rules.caf import Sanction
 
                 record = replace(
                     record,

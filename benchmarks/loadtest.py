@@ -92,7 +92,7 @@ def setup_database() -> dict:
 import json, datetime as dt
 from django.contrib.auth.models import Group, User
 from scoring.models import Season, Turno, Player, Giornata
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.turni import turno_start
 import random
 season = Season.objects.get(is_current=True)

@@ -92,7 +92,7 @@ and on PostgreSQL.
 4. **Import: the engine is now half of the CPU time.** `score_turno` → `check_result` →
    `Deck.count_of` scans the deck three times on every smazzata (and again in
    `score_smazzata`). That is about 40 % of the engine's time, and caching the counts per deck
-   would remove it (`scoring/rules/ruleset.py`, outside these changes).
+   would remove it (`scoring/rules/caf/ruleset.py`, outside these changes).
 5. **Import on PostgreSQL: the foreign-key checks at COMMIT.** Django creates foreign keys
    `DEFERRABLE INITIALLY DEFERRED`, so the commit of one 5 000-turni season checks about 1.6
    million references, one index probe each. That takes 13–23 s of a 38–47 s import (measured

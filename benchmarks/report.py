@@ -153,7 +153,7 @@ def render(meta: dict[str, Any], runs: dict[tuple[int, str], dict], notes: str =
         f"{PLAYERS} members; every giornata about {ATTENDANCE:.0%} of them come and sit at "
         f"tables of {', '.join(map(str, TABLE_SIZES))} players (about 30 turni a giornata, "
         "so a 5 000-turni season has about 155 giornate and every member has an absence or "
-        "a turno at each). Every turno is played card by card by `scoring.rules.simulator`, "
+        "a turno at each). Every turno is played card by card by `scoring.rules.caf.simulator`, "
         "with 2 % penalità and a few sanctions. Every size × backend runs in its own process "
         "on a fresh database (SQLite file `/tmp/kingbench.sqlite3`, PostgreSQL database "
         "`kingbench`), migrated, then filled with `season_import`; the measures that follow "

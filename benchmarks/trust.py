@@ -50,7 +50,7 @@ def _setup(database: str | None = None) -> None:
 def brackets_case(reader: str, kb: int) -> dict:
     """One reader given one file of nested brackets (run in its own process)."""
     _setup()
-    from scoring.rules import RuleViolation
+    from scoring.rules.problems import RuleViolation
     from scoring.services.interchange import read_document, season_import_file
     from scoring.services.jsonread import Limits, read_json
 

@@ -216,7 +216,7 @@ def measure_recording(season_pk: int) -> dict[str, Any]:
     from django.db.models import Max
 
     from scoring.models import Enrollment, Giornata, Season
-    from scoring.rules.simulator import simulate_turno
+    from scoring.rules.caf.simulator import simulate_turno
     from scoring.services.turni import smazzata_record, turno_close, turno_start
 
     season = Season.objects.get(pk=season_pk)
@@ -330,7 +330,7 @@ def measure_classifica(season_pk: int, repeat: int) -> dict[str, Any]:
     from django.db import connection
 
     from scoring.models import Absence, Season, Seat, Standing, Turno
-    from scoring.rules import rank_classifica
+    from scoring.rules.caf import rank_classifica
     from scoring.services.season import standings_aggregate
     from scoring.verbale import classifica
 

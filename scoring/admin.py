@@ -40,8 +40,9 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules import RuleSet, RuleSetError, RuleViolation
-from scoring.rules.ruleset import default_ruleset_dict
+from scoring.rules.caf import RuleSet, RuleSetError
+from scoring.rules.caf.ruleset import default_ruleset_dict
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system, is_generic, systems
 from scoring.services.season import (
     enrollment_add,

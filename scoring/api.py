@@ -27,8 +27,8 @@ from typing import Any
 from django.db import transaction
 
 from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Standing, Turno
-from scoring.rules import Problem, RuleViolation
-from scoring.rules.interchange import two
+from scoring.rules.caf.interchange import two
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.services import games as _games
 from scoring.services import season as _season

@@ -8,9 +8,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scoring.rules import RuleSet, caf
-from scoring.rules.interchange import input_document
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import RuleSet, caf
+from scoring.rules.caf.interchange import input_document
+from scoring.rules.caf.simulator import simulate_turno
 
 DEMO_MEMBERS = [
     "Anna Bertini",
@@ -68,7 +68,7 @@ def simulated_season(
             if sanction_chance and rng.random() < sanction_chance:
                 from dataclasses import replace
 
-                from scoring.rules import Sanction
+                from scoring.rules.caf import Sanction
 
                 record = replace(
                     record,

@@ -19,11 +19,12 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Player, Season, Turno
 from scoring.problem_text import localized
-from scoring.rules import Problem, RuleSet
+from scoring.rules.caf import RuleSet
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, SUITS
+from scoring.rules.caf.turno import PENALTY_LIMIT
 from scoring.rules.numbers import is_typed_int
-from scoring.rules.ruleset import SUIT_SYMBOLS, SUITS
+from scoring.rules.problems import Problem
 from scoring.rules.text import is_visible, normalize_text
-from scoring.rules.turno import PENALTY_LIMIT
 
 MAX_SEATS = 7
 TYPEAHEAD_ABOVE = 12  # more members than this: the seats are picked by typing (a datalist)

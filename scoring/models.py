@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
 from scoring.records import state_ids, state_names, state_player_ids
-from scoring.rules import RuleSet, SeasonState
-from scoring.rules.ruleset import SUIT_SYMBOLS, default_ruleset_dict
+from scoring.rules.caf import RuleSet, SeasonState
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, default_ruleset_dict
 from scoring.rules.systems import GameSystem, get_system, is_generic
 from scoring.rules.text import TextError, clean_text
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.rules import Problem
+from scoring.rules.problems import Problem
 
 
 def engine_text(text: Any) -> str:

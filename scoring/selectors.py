@@ -27,7 +27,7 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules import (
+from scoring.rules.caf import (
     Penalty,
     Progress,
     SeasonState,
@@ -38,8 +38,8 @@ from scoring.rules import (
     score_turno,
     starting_state,
 )
-from scoring.rules import Sanction as SanctionRecord
-from scoring.rules import Standing as StandingRecord
+from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf import Standing as StandingRecord
 
 CARRIED = "carried"  # Season.series_origin: the series carried over from a closed season
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from django.db.models import Count, Max, Q
 
 from scoring.models import Giornata, Player, Season, Seat, Smazzata, Standing, TitleAward, Turno
-from scoring.rules.ruleset import TITLE_ORDER
+from scoring.rules.caf.ruleset import TITLE_ORDER
 
 # the season's great titles, as the Albo d'oro lists them
 HONOURS = ("SCUDETTO", "COPPA_CAMPIONI", "INTERCONTINENTALE")

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from scoring import formatting
 from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
-from scoring.rules import progress_of, score_turno
+from scoring.rules.caf import progress_of, score_turno
 from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_classifica, game_record, game_turni

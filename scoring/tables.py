@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import formatting
 from scoring.formatting import MINUS
 from scoring.models import Turno
-from scoring.rules.ruleset import TITLE_ORDER
+from scoring.rules.caf.ruleset import TITLE_ORDER
 from scoring.templatetags.kingclub_tags import (
     format_number,
     movement,

@@ -16,8 +16,8 @@ from django.db.models import Max, Q
 
 from scoring import formatting
 from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
-from scoring.rules import rank_classifica
-from scoring.rules.ruleset import SUIT_SYMBOLS, TITLE_ORDER
+from scoring.rules.caf import rank_classifica
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, TITLE_ORDER
 from scoring.selectors import season_start_state, standings_aggregate
 from scoring.selectors_confirmations import confirmation_lines
 

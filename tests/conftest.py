@@ -10,7 +10,7 @@ import hypothesis
 import pytest
 
 from scoring.demo import simulated_season
-from scoring.rules import caf
+from scoring.rules.caf import caf
 
 # -- hypothesis profiles ------------------------------------------------------------------------
 # "ci", the default: each property test's own max_examples (sized for the CI run). "long":

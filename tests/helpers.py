@@ -7,8 +7,8 @@ import random
 from collections.abc import Iterable, Sequence
 
 from scoring.models import Season, Turno
-from scoring.rules import SmazzataRecord, TurnoRecord, caf
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import SmazzataRecord, TurnoRecord, caf
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.turni import smazzata_record, turno_close, turno_start
 
 

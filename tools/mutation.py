@@ -34,40 +34,40 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # module -> the tests that exercise it (fast: no browser, no long random walks)
 RULES_TESTS = {
-    "turno.py": [
+    "caf/turno.py": [
         "tests/rules/test_turno.py",
         "tests/rules/test_smazzata.py",
         "tests/rules/test_ruleset_edges.py",
         "tests/rules/test_boundaries.py",
         "tests/rules/test_ruleset_shape.py",
     ],
-    "play.py": [
+    "caf/play.py": [
         "tests/rules/test_play.py",
         "tests/rules/test_smazzata.py",
         "tests/rules/test_boundaries.py",
     ],
-    "season.py": ["tests/rules/test_season.py", "tests/rules/test_ruleset_edges.py"],
-    "ruleset.py": [
+    "caf/season.py": ["tests/rules/test_season.py", "tests/rules/test_ruleset_edges.py"],
+    "caf/ruleset.py": [
         "tests/rules/test_ruleset.py",
         "tests/rules/test_smazzata.py",
         "tests/rules/test_boundaries.py",
         "tests/rules/test_ruleset_edges.py",
         "tests/rules/test_ruleset_shape.py",
     ],
-    "records.py": [
+    "caf/records.py": [
         "tests/rules/test_season.py",
         "tests/rules/test_turno.py",
         "tests/rules/test_boundaries.py",
         "tests/rules/test_ruleset_shape.py",
     ],
-    "interchange.py": [
+    "caf/interchange.py": [
         "tests/unit/test_kingscore.py",
         "tests/rules/test_full_turno.py",
         "tests/rules/test_boundaries.py",
     ],
-    "simulator.py": ["tests/rules/test_simulator.py", "tests/rules/test_boundaries.py"],
+    "caf/simulator.py": ["tests/rules/test_simulator.py", "tests/rules/test_boundaries.py"],
     "systems.py": ["tests/rules/test_systems.py", "tests/rules/test_boundaries.py"],
-    "caf_system.py": ["tests/rules/test_systems.py"],
+    "caf/system.py": ["tests/rules/test_systems.py"],
     "problems.py": [
         "tests/rules/test_turno.py",
         "tests/unit/test_kingscore.py",
@@ -102,11 +102,11 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations", "-k", "not demo_club_
 
 # mutant id -> why no test can tell it from the original (judged by reading the code)
 EQUIVALENT: dict[str, str] = {
-    "scoring/rules/season.py:95:12:constant:0": (
+    "scoring/rules/caf/season.py:95:12:constant:0": (
         "Coppa Italia: at a table of 3 the third place is the last (`order[2] != last` is "
         "false), so `n >= 3` and `n >= 4` give the same titles"
     ),
-    "scoring/rules/simulator.py:116:34:compare:0": (
+    "scoring/rules/caf/simulator.py:116:34:compare:0": (
         "trick winner: two cards of the same suit never have the same rank in one deck, so "
         "`rank > best_rank` and `rank >= best_rank` pick the same card"
     ),
@@ -122,7 +122,7 @@ EQUIVALENT: dict[str, str] = {
         "COPY_UPDATE_MIN_ROWS only chooses between two ways of sending the same UPDATE on "
         "PostgreSQL (test_bulk.py checks both give the same rows); the runs here use SQLite"
     ),
-    "scoring/rules/turno.py:298:71:constant:0": (
+    "scoring/rules/caf/turno.py:298:71:constant:0": (
         "places: `position.get(p, 0)` only orders players with equal totals, and every tied "
         "player must be in the spareggio (TIE_UNRESOLVED otherwise), so the default given to "
         "the others never meets a player with the same total"

@@ -31,7 +31,7 @@ from .problems import Problem, RuleViolation
 
 # The packages that register a game system when imported; the only place naming them.
 SYSTEM_MODULES: tuple[str, ...] = (
-    "scoring.rules.caf_system",
+    "scoring.rules.caf.system",
     "scoring.rules.kingfamily.system",
     "scoring.rules.skat.system",
     "scoring.rules.ramino",

@@ -41,9 +41,10 @@ from scoring.models import (
     Turno,
 )
 from scoring.records import record_names, record_seats, state_ids, state_names
-from scoring.rules import Problem, RuleSet, RuleSetError, RuleViolation, score_turno
-from scoring.rules.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
-from scoring.rules.ruleset import json_strings
+from scoring.rules.caf import RuleSet, RuleSetError, score_turno
+from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
+from scoring.rules.caf.ruleset import json_strings
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import is_generic, systems
 from scoring.rules.text import TextError, clean_text
 from scoring.selectors import turno_record, turno_with_everything

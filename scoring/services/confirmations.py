@@ -40,7 +40,8 @@ from scoring.models import (
     TurnoEvent,
     VerbaleConfirmation,
 )
-from scoring.rules import Problem, RuleViolation, score_turno
+from scoring.rules.caf import score_turno
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close

@@ -31,8 +31,8 @@ from scoring.models import (
     TurnoEvent,
 )
 from scoring.records import record_seats, seat_names
-from scoring.rules import Problem, RuleViolation
-from scoring.rules.interchange import MAX_TURNO_NUMBER
+from scoring.rules.caf.interchange import MAX_TURNO_NUMBER
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties

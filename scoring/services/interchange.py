@@ -26,8 +26,8 @@ from scoring.models import (
     TitleAward,
     Turno,
 )
-from scoring.rules import Problem, RuleViolation, SeasonState
-from scoring.rules.interchange import (
+from scoring.rules.caf import SeasonState
+from scoring.rules.caf.interchange import (
     SeasonScorer,
     input_document,
     loads,
@@ -35,11 +35,11 @@ from scoring.rules.interchange import (
     parse_turno,
     turno_to_input,
 )
-from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST
-from scoring.rules.records import TableOutcome, TurnoRecord, TurnoScore
-from scoring.rules.ruleset import RuleSet
+from scoring.rules.caf.records import TableOutcome, TurnoRecord, TurnoScore
+from scoring.rules.caf.ruleset import RuleSet
+from scoring.rules.caf.turno import score_turno
+from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
 from scoring.rules.systems import is_generic, system_of_document
-from scoring.rules.turno import score_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import ids_by_name, insert_rows, pks_by
 from scoring.services.games import game_season_export_stream, game_season_import

@@ -2,7 +2,7 @@
 here, within limits checked as the file streams by, before anything is built from it:
 
 - size: the document's bytes (``KINGCLUB_MAX_IMPORT_BYTES`` unless the caller says otherwise);
-- depth: :data:`~scoring.rules.interchange.MAX_DEPTH` levels, a scalar counting as one;
+- depth: :data:`~scoring.rules.caf.interchange.MAX_DEPTH` levels, a scalar counting as one;
 - count: ``KINGCLUB_MAX_JSON_VALUES`` values (objects, lists and scalars) in the whole document.
 
 :func:`check_limits` reads the file's events (ijson's ``basic_parse``: no paths kept, a buffer
@@ -32,9 +32,8 @@ from typing import IO, Any
 import ijson
 from django.conf import settings
 
-from scoring.rules import Problem, RuleViolation
-from scoring.rules.interchange import MAX_DEPTH, depth, loads
-from scoring.rules.problems import NOT_AN_OBJECT, TOO_DEEP, not_utf8
+from scoring.rules.caf.interchange import MAX_DEPTH, depth, loads
+from scoring.rules.problems import NOT_AN_OBJECT, TOO_DEEP, Problem, RuleViolation, not_utf8
 
 HEADER_KEYS = ("format", "ruleset", "rules", "season", "roster")
 """The top-level fields the importer reads besides ``turni`` (SPEC §10)."""

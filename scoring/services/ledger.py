@@ -28,7 +28,7 @@ from scoring.models import (
     Turno,
 )
 from scoring.records import state_player_ids
-from scoring.rules import (
+from scoring.rules.caf import (
     RuleSet,
     TableResult,
     TurnoScore,
@@ -36,10 +36,10 @@ from scoring.rules import (
     rank_classifica,
     score_turno,
 )
-from scoring.rules import Sanction as SanctionRecord
-from scoring.rules import Standing as StandingRecord
-from scoring.rules.records import GiornataOutcome
-from scoring.rules.season import add_figures, league_line, season_figures
+from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf import Standing as StandingRecord
+from scoring.rules.caf.records import GiornataOutcome
+from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.selectors import CARRIED, season_start_state, turno_record, turno_with_everything
 from scoring.services.games import game_differences
 from scoring.services.season import CHART_LEADERS

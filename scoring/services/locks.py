@@ -15,7 +15,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 from django.utils import timezone
 
 from scoring.models import Season, Turno
-from scoring.rules import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -18,16 +18,11 @@ from decimal import Decimal
 from django.db.models import Count, Max, Subquery, Sum
 
 from scoring.models import Absence, Enrollment, Giornata, Sanction, Seat, Standing, Turno
-from scoring.rules import (
-    RuleViolation,
-    TableResult,
-    play_giornate,
-    rank_classifica,
-    score_turno,
-)
-from scoring.rules import Sanction as SanctionRecord
-from scoring.rules import Standing as StandingRecord
-from scoring.rules.season import tally
+from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf import Standing as StandingRecord
+from scoring.rules.caf import TableResult, play_giornate, rank_classifica, score_turno
+from scoring.rules.caf.season import tally
+from scoring.rules.problems import RuleViolation
 from scoring.selectors import season_start_state, turno_record, turno_with_everything
 
 

@@ -29,21 +29,12 @@ from scoring.models import (
     TitleAward,
     Turno,
 )
-from scoring.rules import (
-    Problem,
-    RuleSet,
-    RuleSetError,
-    RuleViolation,
-    TableResult,
-    play_giornate,
-    rank_classifica,
-)
-from scoring.rules import Sanction as SanctionRecord
-from scoring.rules import (
-    Standing as StandingRecord,
-)
-from scoring.rules.ruleset import default_ruleset_dict, get_ruleset
-from scoring.rules.season import add_figures, league_line, season_figures
+from scoring.rules.caf import RuleSet, RuleSetError, TableResult, play_giornate, rank_classifica
+from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf import Standing as StandingRecord
+from scoring.rules.caf.ruleset import default_ruleset_dict, get_ruleset
+from scoring.rules.caf.season import add_figures, league_line, season_figures
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.selectors import season_start_state, standings_aggregate

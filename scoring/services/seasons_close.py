@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring.models import Season, SeasonEvent, Standing, Turno
-from scoring.rules import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system, is_generic
 from scoring.rules.text import user_text
 from scoring.selectors import CARRIED, season_start_state

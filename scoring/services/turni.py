@@ -28,19 +28,18 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules import (
+from scoring.rules.caf import (
     Penalty,
-    Problem,
-    RuleViolation,
     SmazzataRecord,
     TurnoRecord,
     check_smazzata,
     score_smazzata,
     score_turno,
 )
-from scoring.rules import Sanction as SanctionRecord
+from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf.turno import check_penalties_and_sanctions, check_turno_header
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
-from scoring.rules.turno import check_penalties_and_sanctions, check_turno_header
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.games import check_header

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.models import NewsPreference, Player, Turno
 from scoring.permissions import segretario_required
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.selectors_confirmations import confirmation_lines, pending_close
 from scoring.services.confirmations import (
     pin_set,

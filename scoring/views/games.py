@@ -24,8 +24,8 @@ from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Turno
 from scoring.permissions import segretario_required
 from scoring.problem_text import engine_text, localized, localized_all
-from scoring.rules import Problem, RuleViolation
 from scoring.rules.numbers import typed_int_or_none
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.selectors_games import (
     game_classifica,
     game_player,

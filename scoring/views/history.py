@@ -18,7 +18,7 @@ from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view, segretario_required
 from scoring.problem_text import engine_text, localized
 from scoring.publishing import sees_unpublished
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system, systems
 from scoring.selectors_history import albo_doro, member_history
 from scoring.services.seasons_close import CARRIED, RESET, season_close, season_new

@@ -36,9 +36,9 @@ from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import sees_unpublished, unpublished_page
+from scoring.rules.caf.ruleset import TITLE_ORDER
+from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.numbers import typed_int_or_none
-from scoring.rules.ruleset import TITLE_ORDER
-from scoring.rules.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import (
     current_season,

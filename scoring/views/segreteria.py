@@ -36,9 +36,10 @@ from scoring.forms import (
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.permissions import segretario_required
 from scoring.problem_text import localized
-from scoring.rules import Progress, RuleViolation
+from scoring.rules.caf import Progress
+from scoring.rules.caf.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
 from scoring.rules.numbers import typed_int_or_none
-from scoring.rules.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
+from scoring.rules.problems import RuleViolation
 from scoring.selectors import (
     KeptByItsSystem,
     TurnoState,

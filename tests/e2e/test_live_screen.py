@@ -15,9 +15,9 @@ from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
 from scoring.models import Player, Smazzata
-from scoring.rules import caf, score_turno
-from scoring.rules.records import TurnoRecord
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.records import TurnoRecord
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record, turno_start
 

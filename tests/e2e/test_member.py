@@ -9,7 +9,7 @@ import pytest
 
 from scoring.demo import DEMO_MEMBERS, simulated_season
 from scoring.models import Standing, Turno
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.caf.interchange import parse_document, score_document
 from scoring.services.interchange import season_import
 
 EDIT_WORDS = ("Registra", "Chiudi il turno", "Riapri", "Annulla", "Elimina", "Segreteria")

@@ -21,8 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Player, Seat
-from scoring.rules import caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record, turno_start
 

@@ -12,8 +12,8 @@ from django.contrib.auth.models import Group, User
 from django.urls import reverse
 
 from scoring.models import Player, Seat, Smazzata, Turno
-from scoring.rules import Penalty, caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import Penalty, caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]

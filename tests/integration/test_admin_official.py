@@ -42,7 +42,7 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import enrollment_add, season_recompute
 from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
 

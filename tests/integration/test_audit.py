@@ -9,8 +9,8 @@ import pytest
 
 from scoring.audit import turno_history
 from scoring.models import Player
-from scoring.rules import caf
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import (
     penalita_add,

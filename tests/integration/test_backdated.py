@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Absence, Player, Season, Seat, Standing, TitleAward, Turno
-from scoring.rules import caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.preview import close_preview, is_backdated, last_backdated_close
 from scoring.services.turni import smazzata_record, turno_close, turno_start
 

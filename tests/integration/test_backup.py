@@ -16,8 +16,8 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from scoring.models import Player, PlayerFigures, Season, Turno, TurnoEvent
-from scoring.rules import caf
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
 from scoring.services.season import season_create
 from scoring.services.turni import (

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections
 
 from scoring.models import Player, Seat, Smazzata
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record, turno_start
 

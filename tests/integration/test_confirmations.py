@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from scoring import formatting
 from scoring.audit import turno_history
 from scoring.models import Player, PlayerPin, TurnoEvent, VerbaleConfirmation
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.selectors_confirmations import confirmation_lines, contested_turni
 from scoring.services.confirmations import (
     PIN_LOCK,

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed
 from scoring.models import Giornata, Player, Season, Standing, Turno
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.caf.interchange import parse_document, score_document
 from scoring.services.preview import is_backdated
 from tests.conftest import kept_for_the_scope
 

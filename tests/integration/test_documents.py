@@ -27,8 +27,8 @@ from scoring.exports import date_it, verbale_basename
 from scoring.exports.pdf import classifica_pdf, verbale_pdf
 from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
 from scoring.models import Player, Season, Turno
-from scoring.rules import score_turno
-from scoring.rules.ruleset import SUIT_SYMBOLS
+from scoring.rules.caf import score_turno
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.season import season_create
 from scoring.services.turni import (

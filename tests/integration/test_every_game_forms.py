@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Giornata, Player, Season, Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.seasons_close import season_close
 from scoring.services.turni import turno_start

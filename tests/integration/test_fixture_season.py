@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Absence, Standing
-from scoring.rules.interchange import score_json
+from scoring.rules.caf.interchange import score_json
 from scoring.services.interchange import season_import
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "season-hand.json"

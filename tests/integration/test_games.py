@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Player, Result, Seat, Smazzata, Standing, Turno, TurnoEvent
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.games import (
     game_check,
     game_differences,

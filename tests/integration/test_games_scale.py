@@ -16,7 +16,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from scoring.models import Giornata, Seat, Standing, Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system
 from scoring.services.games import (
     FOLD,

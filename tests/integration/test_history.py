@@ -41,8 +41,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring.models import Enrollment, Season, SeasonEvent, Seat, Smazzata, Standing, Turno
-from scoring.rules import RuleViolation, caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.problems import RuleViolation
 from scoring.selectors_history import albo_doro, member_history
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import (
@@ -549,7 +550,7 @@ def test_a_backup_restores_the_closed_season_and_the_carried_series(two_seasons,
 
 
 def test_the_engine_starts_a_season_from_the_series_it_is_given():
-    from scoring.rules import TableResult, play_season, starting_state
+    from scoring.rules.caf import TableResult, play_season, starting_state
 
     rules = caf()
     table = TableResult(

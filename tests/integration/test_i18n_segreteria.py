@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Player
-from scoring.rules import caf
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 

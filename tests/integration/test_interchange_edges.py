@@ -11,10 +11,11 @@ import pytest
 
 from scoring.demo import simulated_season
 from scoring.models import Player, Season, Seat, Smazzata, Turno
-from scoring.rules import RuleViolation, caf, score_turno
-from scoring.rules.interchange import input_document
-from scoring.rules.records import Penalty
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.interchange import input_document
+from scoring.rules.caf.records import Penalty
+from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.problems import RuleViolation
 from scoring.services.backup import legacy_backup_restore
 from scoring.services.interchange import (
     read_document,

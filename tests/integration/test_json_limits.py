@@ -12,7 +12,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from scoring.models import Season
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.interchange import read_document, season_import_file
 from scoring.services.jsonread import Limits, check_limits
 

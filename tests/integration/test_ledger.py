@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import Giornata, Player, Season, Seat, Standing, TitleAward, Turno
-from scoring.rules import caf, play_season
+from scoring.rules.caf import caf, play_season
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import season_create
 from scoring.services.turni import turno_close
@@ -38,7 +38,7 @@ def test_a_close_after_a_giornata_with_only_open_turni_keeps_the_ladder():
     _, r4 = _play(season, D4, PLAYERS[1:], seed=4)
 
     # the engine's season over the three closed turni, by hand-free replay
-    from scoring.rules import TableResult, score_turno
+    from scoring.rules.caf import TableResult, score_turno
 
     tables = []
     for date, record in ((D1, r1), (D2, r2), (D4, r4)):
@@ -92,7 +92,7 @@ def _flipped_rules(season):
 
 def test_a_rule_change_with_recompute_stores_the_new_winner_titles_and_reason():
     from scoring.models import SeasonEvent
-    from scoring.rules import RuleSet, score_turno
+    from scoring.rules.caf import RuleSet, score_turno
     from scoring.services.season import season_rules_update
 
     season = _season()
@@ -180,7 +180,7 @@ def test_the_spareggio_ranks_are_stored_from_one():
     """A tie settled by the spareggio: the ranks stored are 1, 2, ... in the order given."""
     season = _season()
     turno, record = _play(season, D1, PLAYERS[:4], seed=1, close=False)
-    from scoring.rules import score_turno
+    from scoring.rules.caf import score_turno
     from scoring.services.turni import penalita_add
 
     totals = score_turno(caf(), record).totals

@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from scoring.models import Player, SeasonEvent, Seat, Turno
-from scoring.rules import caf, progress_of, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, progress_of, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.games import game_smazzata_record, game_turno_close
 from scoring.services.publishing import season_publish

@@ -13,9 +13,10 @@ from django.urls import reverse
 
 from scoring.audit import turno_history
 from scoring.models import Player, Result, Seat, Smazzata
-from scoring.rules import RuleViolation, caf, score_turno
-from scoring.rules.records import TurnoRecord
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.records import TurnoRecord
+from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_correct, smazzata_record, turno_close, turno_start
 
@@ -152,7 +153,7 @@ def test_correcting_the_caller_moves_the_next_dealer(season):
     turno = _turno(season, record.smazzate[:3])
     second = record.smazzate[1]
     # who else could have called smazzata 2's game at that point, legally
-    from scoring.rules import Progress
+    from scoring.rules.caf import Progress
 
     progress = Progress.after(
         caf(), PLAYERS, PLAYERS[0], [(s.game, s.caller) for s in record.smazzate[:1]]

@@ -14,8 +14,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from scoring.models import Absence, Player, Turno
-from scoring.rules import caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.turni import smazzata_record, turno_close, turno_start
 
 NS = "{http://www.w3.org/2000/svg}"

@@ -28,8 +28,8 @@ from scoring.models import (
     Standing,
     Turno,
 )
-from scoring.rules import caf, score_turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import enrollment_add, season_rescore
 from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start

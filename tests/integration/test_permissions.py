@@ -29,7 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring.demo import simulated_season
 from scoring.models import Penalita, Player, Sanction, Season, Turno
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.games import game_smazzata_record, game_turno_close
 from scoring.services.interchange import season_import
 from scoring.services.season import season_create

@@ -19,14 +19,14 @@ from django.urls import NoReverseMatch, reverse
 
 from scoring.demo import simulated_season
 from scoring.models import Player, Season, Seat, Smazzata, Standing, Turno
-from scoring.rules import caf, score_turno
-from scoring.rules.interchange import (
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.interchange import (
     ScoredDocument,
     output_document,
     parse_document,
     score_document,
 )
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.interchange import season_import
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Giulia", "Luca"]

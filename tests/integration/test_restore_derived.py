@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scoring.models import Seat, Standing
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.backup import backup_document, backup_restore
 from scoring.services.interchange import season_import
 

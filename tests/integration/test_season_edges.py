@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from scoring.models import Enrollment, Giornata, Player, Season, SeasonEvent, Seat, Standing
-from scoring.rules import RuleViolation
-from scoring.rules.ruleset import get_ruleset
+from scoring.rules.caf.ruleset import get_ruleset
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system
 from scoring.services.season import (
     enrollment_add,

@@ -14,9 +14,9 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Penalita, Player, Sanction, Seat, Smazzata, Turno, TurnoEvent
-from scoring.rules import caf, score_turno
-from scoring.rules.records import TurnoRecord
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.records import TurnoRecord
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import penalita_add, smazzata_record, turno_start
 

@@ -21,8 +21,9 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules import RuleViolation, caf, score_turno
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.interchange import parse_document, score_document
+from scoring.rules.problems import RuleViolation
 from scoring.services.backup import backup_document, backup_restore
 from scoring.services.interchange import season_export, season_import
 from scoring.services.season import enrollment_add, season_create, season_rules_update

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring.models import Absence, Season, Seat, TitleAward, Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services import interchange, jsonread
 from scoring.services.interchange import (
     read_document,

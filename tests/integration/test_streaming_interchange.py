@@ -12,7 +12,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from scoring.models import Season, StoredDocument, Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services import interchange
 from scoring.services.backup import backup_document
 from scoring.services.interchange import read_document, season_export, season_import

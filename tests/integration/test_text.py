@@ -9,8 +9,8 @@ import json
 import pytest
 
 from scoring.models import Player, Season, Turno, TurnoEvent
-from scoring.rules import RuleViolation
-from scoring.rules.ruleset import default_ruleset_dict
+from scoring.rules.caf.ruleset import default_ruleset_dict
+from scoring.rules.problems import RuleViolation
 from scoring.rules.text import TextError, clean_text
 from scoring.services.season import season_create
 from scoring.services.turni import penalita_add, sanction_add, turno_reopen, turno_start

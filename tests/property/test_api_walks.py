@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scoring import api
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system, systems
 from scoring.services.ledger import ledger_differences
 

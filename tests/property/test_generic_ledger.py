@@ -10,7 +10,7 @@ import random
 import pytest
 
 from scoring.models import Player, Seat, Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import is_generic, systems
 from scoring.services.games import (
     game_check,

@@ -35,9 +35,9 @@ from hypothesis import strategies as st
 
 from scoring.forms import PENALTY_ARTICLES, CloseForm, SmazzataForm
 from scoring.models import Player, Sanction, Season, Turno
-from scoring.rules import score_turno
-from scoring.rules.ruleset import SUITS
-from scoring.rules.simulator import play_deal, simulate_turno
+from scoring.rules.caf import score_turno
+from scoring.rules.caf.ruleset import SUITS
+from scoring.rules.caf.simulator import play_deal, simulate_turno
 from scoring.selectors import TurnoState, turno_record, turno_state, turno_with_everything
 from scoring.services.turni import penalita_add, smazzata_record, turno_start
 from scoring.views.segreteria import _progress_before

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.demo import simulated_season
-from scoring.rules import RuleViolation
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.caf.interchange import parse_document, score_document
+from scoring.rules.problems import RuleViolation
 from scoring.services.interchange import read_document, season_import
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from scoring.demo import simulated_season
 from scoring.models import Penalita, Player, Season
-from scoring.rules import caf
-from scoring.rules.ruleset import default_ruleset_dict
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.ruleset import default_ruleset_dict
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document
 from scoring.services.interchange import season_import
 from scoring.services.turni import smazzata_record, turno_reopen, turno_start

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Enrollment, Penalita, Player, Sanction, Turno
-from scoring.rules import RuleViolation, caf
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf import caf
+from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.problems import RuleViolation
 from scoring.selectors import turno_state
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import enrollment_add, season_create

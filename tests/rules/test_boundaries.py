@@ -8,14 +8,14 @@ import dataclasses
 
 import pytest
 
-from scoring.rules import RuleSet, RuleSetError, RuleViolation
-from scoring.rules.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
-from scoring.rules.play import Progress
-from scoring.rules.problems import Problem
-from scoring.rules.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
-from scoring.rules.ruleset import POINT_LIMIT, caf, default_ruleset_dict
+from scoring.rules.caf import RuleSet, RuleSetError
+from scoring.rules.caf.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
+from scoring.rules.caf.play import Progress
+from scoring.rules.caf.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
+from scoring.rules.caf.ruleset import POINT_LIMIT, caf, default_ruleset_dict
+from scoring.rules.caf.turno import check_penalties_and_sanctions
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system, is_generic, posted_int
-from scoring.rules.turno import check_penalties_and_sanctions
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -185,7 +185,7 @@ def test_a_penalita_of_zero_points_is_refused_one_point_is_not(points, refused):
 
 
 def test_a_turno_with_a_broken_header_is_not_complete():
-    from scoring.rules import score_turno
+    from scoring.rules.caf import score_turno
 
     duplicate = TurnoRecord(players=("Anna", "Anna", "Bruno", "Carla"), first_dealer="Anna")
     score = score_turno(caf(), duplicate, require_complete=False)
@@ -196,8 +196,8 @@ def test_a_turno_with_a_broken_header_is_not_complete():
 def test_the_figures_of_a_turno_count_every_call_and_every_point():
     import random
 
-    from scoring.rules import score_turno
-    from scoring.rules.simulator import simulate_turno
+    from scoring.rules.caf import score_turno
+    from scoring.rules.caf.simulator import simulate_turno
 
     record = simulate_turno(caf(), PLAYERS, random.Random(4), first_dealer="Anna")
     score = score_turno(caf(), record, require_complete=True)
@@ -215,7 +215,7 @@ def test_the_figures_of_a_turno_count_every_call_and_every_point():
 def test_a_standings_average_is_over_turni_and_absences():
     from decimal import Decimal
 
-    from scoring.rules.records import Standing
+    from scoring.rules.caf.records import Standing
 
     def standing(score, turni, absences):
         return Standing("Anna", Decimal(score), "A", turni, absences, {})
@@ -228,7 +228,7 @@ def test_a_standings_average_is_over_turni_and_absences():
 def test_a_simulated_turno_is_the_first_table_of_its_day_unless_told():
     import random
 
-    from scoring.rules.simulator import simulate_turno
+    from scoring.rules.caf.simulator import simulate_turno
 
     assert simulate_turno(caf(), PLAYERS, random.Random(1)).number == 1
     assert simulate_turno(caf(), PLAYERS, random.Random(1), number=3).number == 3
@@ -237,7 +237,7 @@ def test_a_simulated_turno_is_the_first_table_of_its_day_unless_told():
 def test_a_played_domino_deal_cannot_be_changed_afterwards():
     import random
 
-    from scoring.rules.simulator import deal, play_domino
+    from scoring.rules.caf.simulator import deal, play_domino
 
     rng = random.Random(2)
     game = play_domino(PLAYERS, "Anna", deal(caf(), PLAYERS, rng), rng)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from scoring.rules.records import Penalty, SmazzataRecord, TurnoRecord
-from scoring.rules.ruleset import caf
-from scoring.rules.turno import score_turno
+from scoring.rules.caf.records import Penalty, SmazzataRecord, TurnoRecord
+from scoring.rules.caf.ruleset import caf
+from scoring.rules.caf.turno import score_turno
 
 RULES = caf()
 SEATS = ("Anna", "Bruno", "Carla", "Dario")

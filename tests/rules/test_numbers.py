@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from scoring.rules import RuleViolation
 from scoring.rules.numbers import is_typed_int, typed_int, typed_int_or_none
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system, is_generic, posted_int, systems
 
 ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.rules.play import Progress, dealers
-from scoring.rules.ruleset import caf
+from scoring.rules.caf.play import Progress, dealers
+from scoring.rules.caf.ruleset import caf
 
 RULES = caf()
 FOUR = ("Anna", "Bruno", "Carla", "Dario")

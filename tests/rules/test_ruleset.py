@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules.ruleset import RuleSet, RuleSetError, caf, default_ruleset_dict, get_ruleset
-from scoring.rules.turno import score_smazzata
+from scoring.rules.caf.ruleset import RuleSet, RuleSetError, caf, default_ruleset_dict, get_ruleset
+from scoring.rules.caf.turno import score_smazzata
 
 RULES = caf()
 
@@ -176,7 +176,7 @@ def test_game_order_survives_a_store_that_sorts_keys():
     """PostgreSQL's jsonb does not keep key order: the rule set carries it as a list."""
     import json
 
-    from scoring.rules.ruleset import RuleSet, caf
+    from scoring.rules.caf.ruleset import RuleSet, caf
 
     data = json.loads(json.dumps(caf().to_dict(), sort_keys=True))
     assert next(iter(data["games"])) == "BRISCOLA"  # scrambled, as jsonb would

@@ -10,10 +10,17 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules import RuleSet, RuleSetError, Sanction, TableResult, play_giornate, score_turno
-from scoring.rules.ruleset import RANKS, SUITS, caf, default_ruleset_dict
-from scoring.rules.simulator import simulate_turno
-from scoring.rules.turno import ratios
+from scoring.rules.caf import (
+    RuleSet,
+    RuleSetError,
+    Sanction,
+    TableResult,
+    play_giornate,
+    score_turno,
+)
+from scoring.rules.caf.ruleset import RANKS, SUITS, caf, default_ruleset_dict
+from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.caf.turno import ratios
 
 D1 = dt.date(2026, 11, 20)
 SIX = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio")
@@ -34,7 +41,7 @@ def _one(rules, order, ratio_values, series=None, sanctions=()):
         ratios={p: Decimal(r) for p, r in zip(order, ratio_values, strict=True)},
         sanctions=tuple(sanctions),
     )
-    from scoring.rules import SeasonState
+    from scoring.rules.caf import SeasonState
 
     outcomes, _, state = play_giornate(rules, order, [table], SeasonState(dict(series or {})))
     return outcomes["t"], state

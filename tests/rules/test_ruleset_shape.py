@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules import RuleSet, RuleSetError
-from scoring.rules.records import SeasonState
-from scoring.rules.ruleset import caf, default_ruleset_dict
+from scoring.rules.caf import RuleSet, RuleSetError
+from scoring.rules.caf.records import SeasonState
+from scoring.rules.caf.ruleset import caf, default_ruleset_dict
 
 
 def _read(edit) -> RuleSet:
@@ -156,7 +156,7 @@ def test_each_series_has_its_label():
 
 
 def test_a_cards_left_game_without_winner_points_gives_the_winner_zero():
-    from scoring.rules.turno import score_smazzata
+    from scoring.rules.caf.turno import score_smazzata
 
     def edit(d):
         d["games"]["DOMINO"].pop("winner_points")

@@ -10,9 +10,9 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules.records import Sanction, SeasonState, Standing, TableResult
-from scoring.rules.ruleset import caf
-from scoring.rules.season import (
+from scoring.rules.caf.records import Sanction, SeasonState, Standing, TableResult
+from scoring.rules.caf.ruleset import caf
+from scoring.rules.caf.season import (
     add_figures,
     check_giornate,
     league_line,

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.rules import caf, score_turno
-from scoring.rules.play import Progress
-from scoring.rules.records import TurnoRecord
-from scoring.rules.ruleset import (
+from scoring.rules.caf import caf, score_turno
+from scoring.rules.caf.play import Progress
+from scoring.rules.caf.records import TurnoRecord
+from scoring.rules.caf.ruleset import (
     COUNT_CARDS_LEFT,
     SUITS,
     RuleSet,
     default_ruleset_dict,
 )
-from scoring.rules.simulator import (
+from scoring.rules.caf.simulator import (
     DOMINO_RANK,
     TRICK_RANK,
     deal,
@@ -33,7 +33,7 @@ from scoring.rules.simulator import (
     simulate_turno,
     suit_of,
 )
-from scoring.rules.turno import check_result
+from scoring.rules.caf.turno import check_result
 
 RULES = caf()
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina")

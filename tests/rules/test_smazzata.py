@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.rules.ruleset import caf
-from scoring.rules.turno import check_result, score_smazzata
+from scoring.rules.caf.ruleset import caf
+from scoring.rules.caf.turno import check_result, score_smazzata
 
 RULES = caf()
 NS = (3, 4, 5, 6, 7)

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import GameSystem, get_system, system_of_document, systems
 
 

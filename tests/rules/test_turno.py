@@ -10,9 +10,9 @@ from decimal import Decimal
 
 import pytest
 
-from scoring.rules.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
-from scoring.rules.ruleset import caf
-from scoring.rules.turno import ratios, score_turno
+from scoring.rules.caf.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
+from scoring.rules.caf.ruleset import caf
+from scoring.rules.caf.turno import ratios, score_turno
 
 RULES = caf()
 SEATS = ("Ada", "Bea", "Ciro")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scoring.demo import simulated_season
-from scoring.rules.interchange import parse_document, score_document
+from scoring.rules.caf.interchange import parse_document, score_document
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import InterfaceError, OperationalError
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.locks import retry_once
 
 

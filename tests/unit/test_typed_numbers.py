@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.forms import PenalitaForm, SmazzataForm
-from scoring.rules import caf
+from scoring.rules.caf import caf
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 

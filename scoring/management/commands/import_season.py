@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from scoring.management.commands._input import read_input, readable
 from scoring.models import Turno
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.interchange import read_document, season_import, season_import_file
 
 UNITS = {"": 1, "K": 1024, "M": 1024**2, "G": 1024**3}

@@ -8,7 +8,7 @@ import sys
 from django.core.management.base import BaseCommand
 
 from scoring.management.commands._input import read_input
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import system_of_document
 from scoring.services.jsonread import Limits, read_json
 

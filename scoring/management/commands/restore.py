@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.management.commands._input import read_input
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.services.backup import backup_restore
 from scoring.services.interchange import read_document
 

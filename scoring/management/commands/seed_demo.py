@@ -17,7 +17,7 @@ from django.utils import timezone
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed, simulated_season
 from scoring.demo_games import game_season
 from scoring.models import Giornata, Player, Season
-from scoring.rules.simulator import simulate_turno
+from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.interchange import season_import
 from scoring.services.seasons_close import season_close
 from scoring.services.turni import smazzata_record, turno_start

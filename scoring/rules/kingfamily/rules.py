@@ -15,8 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..caf.ruleset import RANKS, SUITS
 from ..problems import Problem, RuleViolation
-from ..ruleset import RANKS, SUITS
 
 DATA = Path(__file__).with_name("data")
 CODES = ("king-classico", "king-internazionale", "le-king")

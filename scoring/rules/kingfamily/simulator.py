@@ -9,7 +9,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..simulator import play_domino, play_tricks
+from ..caf.simulator import play_domino, play_tricks
 from .contracts import CARDS_LEFT, CONTRACTS
 from .internazionale import offers
 from .records import Checked, Slot

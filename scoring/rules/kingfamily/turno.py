@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..caf.turno import PENALTY_LIMIT
 from ..problems import Problem, RuleViolation
 from ..ranking import competition_places
-from ..turno import PENALTY_LIMIT
 from .classico import Classico
 from .internazionale import Internazionale
 from .leking import LeKing

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import system_of_document
 
 from .conftest import A, B, C, D, r, sample

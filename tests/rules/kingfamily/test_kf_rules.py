@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import GameSystem, get_system, systems
 
 CODES = ["king-classico", "king-internazionale", "le-king"]

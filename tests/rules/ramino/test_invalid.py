@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.ramino.document import score_season
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.rules import RuleViolation
+from scoring.rules.problems import RuleViolation
 from scoring.rules.ramino import build_rules, ramino_101
 from scoring.rules.ramino.document import score_match, score_season
 from scoring.rules.systems import get_system

@@ -12,12 +12,12 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
+from ..problems import Problem, RuleViolation
+from ..systems import BaseSystem, register
 from . import interchange
-from .problems import Problem, RuleViolation
 from .records import TurnoRecord
 from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf, default_ruleset_dict
 from .simulator import simulate_turno
-from .systems import BaseSystem, register
 from .turno import check_smazzata, progress_of, rank
 from .turno import score_turno as score_caf_turno
 

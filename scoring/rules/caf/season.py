@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from .problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation
 from .records import (
     SANCTION_CONTATORE,
     GiornataOutcome,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .problems import Problem
+from ..problems import Problem
 from .ruleset import NEGATIVE, RuleSet
 
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import groupby, pairwise
 
+from ..problems import Problem
+from ..text import is_visible
 from .play import Progress
-from .problems import Problem
 from .records import (
     SANCTION_CONTATORE,
     ScoredSmazzata,
@@ -17,7 +18,6 @@ from .records import (
     TurnoScore,
 )
 from .ruleset import COUNT_CARDS_LEFT, SUITS, RuleSet
-from .text import is_visible
 
 # A sanity bound on one penalità (a turno's totals stay within about ±150 points).
 PENALTY_LIMIT = 9999

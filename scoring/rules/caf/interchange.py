@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from .problems import NOT_AN_OBJECT, TOO_DEEP, TURNI_NOT_A_LIST, Problem, RuleViolation, not_utf8
+from ..problems import NOT_AN_OBJECT, TOO_DEEP, TURNI_NOT_A_LIST, Problem, RuleViolation, not_utf8
+from ..text import TextError, clean_text
 from .records import (
     Penalty,
     Sanction,
@@ -24,7 +25,6 @@ from .records import (
 )
 from .ruleset import RuleSet, RuleSetError, get_ruleset
 from .season import check_giornate, play_season
-from .text import TextError, clean_text
 from .turno import score_turno
 
 FORMAT = "kingclub/v1"
