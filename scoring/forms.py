@@ -469,11 +469,18 @@ class CloseForm(forms.Form):
     """The spareggio: for each group of tied players, who came 1st, 2nd... in the high-card draw."""
 
     def __init__(
-        self, *args, tied: Sequence[Sequence[str]], totals: dict[str, int], **kwargs
+        self,
+        *args,
+        tied: Sequence[Sequence[str]],
+        totals: dict[str, int],
+        chosen: Sequence[str] = (),
+        **kwargs,
     ) -> None:
+        """``chosen`` is the spareggio recorded before (a reopened turno): the selects show it."""
         super().__init__(*args, **kwargs)
         self.groups: list[tuple[int, list[str]]] = []
         for g, group in enumerate(tied):
+            drawn = [p for p in chosen if p in group]
             names = []
             for k in range(len(group)):
                 name = self.field_name(g, k)
@@ -481,6 +488,7 @@ class CloseForm(forms.Form):
                     label=_("%(n)sº posto") % {"n": k + 1},
                     choices=[("", "—")] + [(p, p) for p in group],
                     required=False,
+                    initial=drawn[k] if len(drawn) == len(group) else "",
                 )
                 names.append(name)
             self.groups.append((totals[group[0]], names))
@@ -493,14 +501,16 @@ class CloseForm(forms.Form):
     def group_rows(self) -> list[tuple[int, list[forms.BoundField]]]:
         return [(total, [self[n] for n in names]) for total, names in self.groups]
 
-    def tiebreak(self) -> list[str]:
-        """The spareggio order as chosen (the service checks it is complete and consistent)."""
-        return [
+    def tiebreak(self) -> list[str] | None:
+        """The spareggio order as chosen (the service checks it is complete and consistent);
+        None when nothing is chosen, so the close keeps the order recorded before a reopen."""
+        order = [
             self.cleaned_data[n]
             for _, names in self.groups
             for n in names
             if self.cleaned_data.get(n)
         ]
+        return order or None
 
 
 class ReopenForm(forms.Form):

@@ -318,7 +318,7 @@ def _live_context(
         form = form or _smazzata_form(state)
         panel = _smazzata_panel(form, progress, turno_pk=turno.pk, correcting=False)
     if is_open and score.complete and close_form is None:
-        close_form = CloseForm(tied=score.tied, totals=dict(score.totals))
+        close_form = CloseForm(tied=score.tied, totals=dict(score.totals), chosen=record.tiebreak)
     remaining = state.remaining_by_player()
     calling = [
         {
@@ -736,7 +736,12 @@ def turno_sanction_remove(request: HttpRequest, pk: int, sanction_pk: int) -> Ht
 @require_POST
 def turno_close_view(request: HttpRequest, pk: int) -> HttpResponse:
     state = _state(pk)
-    form = CloseForm(request.POST, tied=state.score.tied, totals=dict(state.score.totals))
+    form = CloseForm(
+        request.POST,
+        tied=state.score.tied,
+        totals=dict(state.score.totals),
+        chosen=state.record.tiebreak,
+    )
     form.is_valid()  # every select is optional: the engine says what is missing
     try:
         if request.POST.get("conferma") != "1" and is_backdated(

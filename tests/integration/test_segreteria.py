@@ -469,6 +469,36 @@ def test_a_tie_needs_the_spareggio_to_close(segretario_client, season):
         assert italian(seat.league_points) in row
 
 
+def _selected_spareggio(html: str) -> dict[str, str]:
+    """The spareggio's selects as the page presents them: field name -> the option selected."""
+    chosen = {}
+    for m in re.finditer(r'<select name="(tie_\d+_\d+)"[^>]*>(.*?)</select>', html, re.S):
+        option = re.search(r'<option value="([^"]*)"[^>]*\bselected\b', m.group(2))
+        chosen[m.group(1)] = option.group(1) if option else ""
+    return chosen
+
+
+def test_a_reopened_tied_turno_keeps_its_spareggio(segretario_client, season):
+    # #25 friction: after a reopen the close form showed the spareggio blank, so closing again
+    # as the page stood was refused (TIE_UNRESOLVED) and the draw had to be entered again
+    turno, (high, low) = _complete_with_tie(season)
+    # the draw goes against the seat order: low, then high
+    segretario_client.post(_url("turno_close", turno), {"tie_0_0": low, "tie_0_1": high})
+    turno.refresh_from_db()
+    places = {s.player.name: s.place for s in turno.seats.all()}
+    assert places[low] == places[high] - 1
+    r = segretario_client.post(_url("turno_reopen", turno), {"reason": "conteggio da rivedere"})
+    assert r.status_code == 302
+
+    html = segretario_client.get(_live(turno)).content.decode()
+    assert _selected_spareggio(html) == {"tie_0_0": low, "tie_0_1": high}
+    r = segretario_client.post(_url("turno_close", turno), _selected_spareggio(html))
+    assert r.status_code == 302
+    turno.refresh_from_db()
+    assert not turno.is_open and turno.verbale_number == 1
+    assert {s.player.name: s.place for s in turno.seats.all()} == places
+
+
 def test_a_closed_turno_cannot_be_edited(segretario_client, season):
     record = _record(seed=2)
     turno = _turno(season, record.smazzate)
