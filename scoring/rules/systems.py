@@ -236,6 +236,12 @@ class BaseSystem:
         label], ...], "default"}``, the labels marked for translation, the default the SPEC's."""
         return []
 
+    def deals_total(self, rules: Any, step: Mapping[str, Any]) -> int | None:
+        """How many deals the turno has in all, where the rules fix it, from what
+        :meth:`next_step` returned (the live screen's "Smazzata 4 di 20"); None for a game that
+        ends on its own (a Ramino match)."""
+        return None
+
 
 # The kinds of entry field a system may ask for; the frame renders each one.
 FIELD_KINDS = (

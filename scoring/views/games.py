@@ -142,7 +142,7 @@ def build_fields(
             if problem.field == name:
                 f.errors.append(problem.message)
                 for inp in f.inputs:
-                    if problem.player is not None and inp.label == problem.player:
+                    if problem.player is None or inp.label == problem.player:
                         inp.error = True
         fields.append(f)
     return fields
@@ -227,6 +227,21 @@ def smazzata_preview(
     }
 
 
+def _summary(problems: Sequence[Problem], entry: Sequence[Field] | None) -> list[tuple[str, str]]:
+    """Every problem of a rejected smazzata for the error summary, each with the id of the
+    field it is about (the form itself for a problem of no field)."""
+    names = _names(entry)
+    out = []
+    for p in problems:
+        text = p.message
+        if p.smazzata:
+            text = _("smazzata %(n)s: %(message)s") % {"n": p.smazzata, "message": text}
+        if p.player and p.field not in names:
+            text = f"{p.player}: {text}"
+        out.append((text, f"campo-{p.field}" if p.field in names else "smazzata-form"))
+    return out
+
+
 def _render(
     request: HttpRequest,
     turno: Turno,
@@ -240,6 +255,8 @@ def _render(
     close_problems: Sequence[Problem] = (),
     status: int = 200,
 ) -> HttpResponse:
+    """The live screen: the whole page, or for htmx the ``#live`` partial (status 200: htmx
+    swaps no 4xx answer; the page without JavaScript keeps its 422)."""
     season = turno.season
     system, rules = season.system, season.game_rules
     problems, close_problems = localized_all(problems), localized_all(close_problems)
@@ -261,13 +278,15 @@ def _render(
         preview = smazzata_preview(system, rules, record, data or {}, correcting)
         for f in entry:
             f.echo_text = preview["echo"].get(f.name, "") if preview else ""
+    # a rejected smazzata: every problem in the summary above the form, which takes the focus
+    rejected = entry is not None and data is not None and bool(problems)
     ties = system.ties(rules, record) if turno.is_open and step["complete"] else []
     smazzate = [
         {
             "number": s["number"],
             "dealer": s["dealer"],
             "line": system.describe(s),
-            "points": [s["points"].get(p) for p in players],
+            "points": list(zip(players, [s["points"].get(p) for p in players], strict=True)),
         }
         for s in running["smazzate"]
     ]
@@ -279,21 +298,29 @@ def _render(
         "totals": [
             {
                 "name": p,
+                "seat": i + 1,
                 "total": running["totals"].get(p, 0),
                 "note": notes.get(p, ""),
                 "dealer": turno.is_open and not step["complete"] and p == step["dealer"],
             }
-            for p in players
+            for i, p in enumerate(players)
         ],
         "step": step,
+        "deals_total": system.deals_total(rules, step),
         "balance": running.get("balance"),
         "smazzate": smazzate,
+        "last_number": smazzate[-1]["number"] if smazzate else None,
         "entry": entry,
         "previews": system.has_preview,
         "preview": preview,
         "draft": draft is not None,
         "correcting": correcting,
-        "general_errors": [p for p in problems if not p.field or p.field not in _names(entry)],
+        "summary": _summary(problems, entry) if rejected else [],
+        "autofocus_entry": not rejected,
+        "data_bound": data is not None,
+        "general_errors": []
+        if rejected
+        else [p for p in problems if not p.field or p.field not in _names(entry)],
         "ties": ties,
         "close_problems": close_problems,
         "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
@@ -304,7 +331,17 @@ def _render(
         "penalty_form": penalty_form or PenalitaForm(players=players),
         "deletable": turno.is_open and not record["smazzate"],
     }
+    if request.htmx:
+        return render(request, T + "_live.html", context)
     return render(request, T + "live.html", context, status=status)
+
+
+def _done(request: HttpRequest, pk: int) -> HttpResponse:
+    """After a change: the fresh ``#live`` partial for htmx (its messages in it), a redirect
+    to the live screen otherwise (PRG)."""
+    if request.htmx:
+        return _render(request, _turno(pk))
+    return redirect(_live_url(pk))
 
 
 def _names(entry: Sequence[Field] | None) -> set[str]:
@@ -370,7 +407,7 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
         if any(p.code == "SMAZZATA_ALREADY_RECORDED" for p in exc.problems):
             for p in exc.problems:
                 messages.error(request, localized(p).message)
-            return redirect(_live_url(pk))
+            return _done(request, pk)
         fresh = _turno(pk)
         draft = None
         if data.get("risposte") == "1":
@@ -387,7 +424,7 @@ def game_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
             correcting=correcting,
             status=422,
         )
-    return redirect(_live_url(pk))
+    return _done(request, pk)
 
 
 @segretario_required
@@ -416,7 +453,7 @@ def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
     except RuleViolation as exc:
         return _render(request, _turno(pk), problems=exc.problems, status=422)
     messages.success(request, _("Smazzata %(n)s annullata.") % {"n": done})
-    return redirect(_live_url(pk))
+    return _done(request, pk)
 
 
 @segretario_required
@@ -554,7 +591,7 @@ def game_penalita(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_problems(exc.problems)
         return _render(request, _turno(pk), penalty_form=form, status=422)
     messages.success(request, _("Penalità registrata."))
-    return redirect(_live_url(pk))
+    return _done(request, pk)
 
 
 @segretario_required
@@ -568,7 +605,7 @@ def game_penalita_remove_view(request: HttpRequest, pk: int, penalita_pk: int) -
     except RuleViolation as exc:
         return _render(request, _turno(pk), problems=exc.problems, status=422)
     messages.success(request, _("Penalità eliminata."))
-    return redirect(_live_url(pk))
+    return _done(request, pk)
 
 
 urlpatterns = [

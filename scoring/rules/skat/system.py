@@ -47,6 +47,9 @@ class SkatSystem(SeasonFold, SkatLedger):
     def next_step(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         return lista.next_step(rules, turno)
 
+    def deals_total(self, rules: SkatRules, step: Mapping[str, Any]) -> int | None:
+        return step["games"]  # the games of the list for the table (SPEC-skat §2)
+
     def check_smazzata(
         self, rules: SkatRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
     ) -> list[Problem]:

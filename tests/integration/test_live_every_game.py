@@ -1,0 +1,137 @@
+"""The live screen of every game (issue 24 item 6, issue 25): one behaviour for the six rule sets.
+
+A deal posted by htmx gets the ``#live`` partial back (status 200: htmx swaps no 4xx answer), a
+rejected one with its error summary (``role="alert"``, the fields ``aria-invalid``), a recorded one
+with the next deal's form and its progress ("Smazzata 2 di 20" where the rules fix the number of
+deals); without JavaScript the same posts answer with the whole page (422) or a redirect (PRG).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.urls import reverse
+
+from scoring import api
+from scoring.models import Smazzata
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Anna", "Bruno", "Carla", "Dario"]
+HTMX = {"HTTP_HX_REQUEST": "true"}
+# the deals of a turno of four (three for Skat) where the rules fix them; None: the game decides
+DEALS = {
+    "caf": 19,
+    "king-classico": 20,
+    "king-internazionale": 10,
+    "le-king": 10,
+    "skat-isko": 36,
+    "ramino-101": None,
+}
+
+
+def _turno(code: str):
+    season = api.season_create(name=f"{code} 2026-27", ruleset=code)
+    players = NAMES[:3] if code == "skat-isko" else NAMES
+    for name in NAMES:
+        api.member_enroll(season=season, player=name)
+    return api.turno_start(
+        season=season, date=dt.date(2026, 11, 20), players=players, first_dealer=players[0]
+    )
+
+
+def _first_deal(turno) -> dict:
+    """The first deal of a valid random turno of this table as the form posts it."""
+    season = turno.season
+    system = season.system
+    players = [s.player.name for s in turno.seats.order_by("position")]
+    if season.ruleset_code == "caf":
+        rules = season.ruleset
+        for seed in range(50):
+            record = system.random_turno(random.Random(seed), players, rules)
+            if record["first_dealer"] == players[0]:
+                break
+        first = record["smazzate"][0]
+        data = {"caller": first["caller"], "game": first["game"], "number": "1"}
+        if first.get("trump"):
+            data["trump"] = first["trump"]
+        for i, name in enumerate(players):
+            data[f"count_{i}"] = str(first["result"][name])
+        return data
+    rules = season.game_rules
+    for seed in range(200):
+        record = system.random_turno(random.Random(seed), players, rules)
+        head = {**record, "smazzate": []}
+        data = system.entry_data(rules, head, record["smazzate"][0])
+        deal = system.parse_entry(rules, head, data)
+        if record["first_dealer"] == players[0] and not system.questions(rules, head, deal):
+            return {**data, "numero": "1"}
+    raise AssertionError("no deal")
+
+
+def _smazzata_url(turno) -> str:
+    name = "turno_smazzata" if turno.season.ruleset_code == "caf" else "game_smazzata"
+    return reverse(f"scoring:{name}", args=[turno.pk])
+
+
+@pytest.mark.parametrize("code", sorted(DEALS))
+def test_a_rejected_deal_by_htmx_gets_the_partial_with_its_error_summary(segretario_client, code):
+    turno = _turno(code)
+    r = segretario_client.post(_smazzata_url(turno), {"numero": "1", "number": "1"}, **HTMX)
+    html = r.content.decode()
+    assert r.status_code == 200
+    assert html.lstrip().startswith('<div id="live"') and "<html" not in html
+    assert 'id="smazzata-errors"' in html and "data-error-summary" in html
+    assert '<div role="alert">' in html
+    assert 'aria-invalid="true"' in html
+    assert 'id="smazzata-form"' in html and "implicit-submit" in html
+    assert not Smazzata.objects.filter(turno=turno).exists()
+
+
+@pytest.mark.parametrize("code", sorted(DEALS))
+def test_a_deal_by_htmx_gets_the_next_form_with_its_progress(segretario_client, code):
+    turno = _turno(code)
+    page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
+    total = DEALS[code]
+    first = f"Smazzata 1 di {total}</h2>" if total else "Smazzata 1</h2>"
+    assert first in page
+    assert page.count(" autofocus") == 1  # the first field of the deal
+    r = segretario_client.post(_smazzata_url(turno), _first_deal(turno), **HTMX)
+    html = r.content.decode()
+    assert r.status_code == 200 and "<html" not in html
+    assert Smazzata.objects.filter(turno=turno).count() == 1
+    assert "Smazzata 1 registrata" in html
+    assert (f"Smazzata 2 di {total}</h2>" if total else "Smazzata 2</h2>") in html
+    assert "data-error-summary" not in html
+
+
+@pytest.mark.parametrize("code", ["king-classico", "ramino-101"])
+def test_without_javascript_a_rejected_deal_is_the_whole_page_and_a_good_one_redirects(
+    segretario_client, code
+):
+    turno = _turno(code)
+    live = reverse("scoring:turno_live", args=[turno.pk])
+    bad = segretario_client.post(_smazzata_url(turno), {"numero": "1"})
+    assert bad.status_code == 422
+    assert "<html" in bad.content.decode() and 'id="smazzata-errors"' in bad.content.decode()
+    good = segretario_client.post(_smazzata_url(turno), _first_deal(turno))
+    assert good.status_code == 302 and good["Location"] == live
+
+
+def test_a_closed_turno_offers_its_verbale_for_download(segretario_client):
+    turno = _turno("le-king")
+    system, rules = turno.season.system, turno.season.game_rules
+    record = system.random_turno(random.Random(1), NAMES, rules)
+    turno = api.turno_start(
+        season=turno.season,
+        date=dt.date(2026, 11, 21),
+        players=NAMES,
+        first_dealer=record["first_dealer"],
+    )
+    for deal in record["smazzate"]:
+        api.smazzata_record(turno=turno, record=deal)
+    api.turno_close(turno=turno, tiebreak=record.get("tiebreak"))
+    page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
+    assert reverse("scoring:turno_pdf", args=[turno.pk]) in page
+    assert reverse("scoring:turno_xlsx", args=[turno.pk]) in page
