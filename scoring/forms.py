@@ -325,6 +325,8 @@ class TurnoStartForm(ProblemFormMixin, forms.Form):
     def field_for(self, problem: Problem) -> str | None:
         if problem.field == "first_dealer":
             return "first_dealer_seat"
+        if problem.field == "date":  # outside the season's calendar
+            return "date"
         if problem.player is not None:
             seats = [i for i, name in self.seat_names if name == problem.player]
             if seats:

@@ -26,6 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from .calendar import Calendar, calendar_of
 from .numbers import is_typed_int
 from .problems import Problem, RuleViolation
 
@@ -206,12 +207,19 @@ class BaseSystem:
     #: each giornata's standing depends on the one before (series, absences, a late joiner's
     #: lowest score): a close or reopen recomputes from the changed giornata on
     giornata_chained: bool = False
-    #: a member sits at one turno a giornata (C.A.F. §8.1); otherwise several in one evening
+    #: a member sits at one turno a giornata (C.A.F. §8.1); otherwise several in one evening.
+    #: The default of the rule set's ``calendar.one_turno_a_day`` (:meth:`calendar`)
     one_turno_a_day: bool = False
     #: the live screen shows the next deal's value as it is typed (:meth:`preview`)
     has_preview: bool = False
     #: the Verbale carries the system's own sheet (the Skat Spielliste: :meth:`sheet`)
     has_sheet: bool = False
+
+    def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
+        """The calendar of a season's stored rule set (its ``calendar`` table, the dates a
+        turno may take and one turno a day: :mod:`scoring.rules.calendar`), with this game's
+        defaults."""
+        return calendar_of(rules, one_turno_a_day=self.one_turno_a_day)
 
     def preview(self, rules: Any, turno: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
         """The next deal as the form stands (only for a system with ``has_preview``)."""

@@ -32,6 +32,7 @@ from scoring.models import (
 )
 from scoring.records import record_seats, seat_names
 from scoring.rules.caf.interchange import MAX_TURNO_NUMBER
+from scoring.rules.calendar import Calendar
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
@@ -657,6 +658,35 @@ def game_check(season: Season) -> list[str]:
 
 
 # -- interchange: a whole season as a kingclub/v1 document ---------------------------------------
+def _check_calendar(calendar: Calendar, turni: Sequence[Mapping[str, Any]]) -> None:
+    """The turni of a document within the rule set's calendar: their dates in the window (as if
+    started one by one in date order) and, where the rule set says so, a member at one turno a
+    date; RuleViolation naming every turno that is not."""
+    days: dict[str, str] = {}
+    seated: dict[tuple[str, str], int] = {}
+    problems: list[Problem] = []
+    for t in turni:
+        number = t.get("number", 1)
+        label = f"{t['date']} #{number}"
+        days.setdefault(t["date"], label)
+        for p in t["players"] if calendar.one_turno_a_day else ():
+            other = seated.setdefault((t["date"], p), number)
+            if other != number:
+                problems.append(
+                    Problem(
+                        "PLAYER_TWICE_IN_GIORNATA",
+                        f"{p} gioca già il turno #{other} dello stesso giorno",
+                        player=p,
+                        turno=label,
+                        field="players",
+                    )
+                )
+    dates = ((dt.date.fromisoformat(d), label) for d, label in days.items())
+    problems[:0] = calendar.dates_problems(dates, today=timezone.localdate())
+    if problems:
+        raise RuleViolation(problems)
+
+
 @news_muted()
 @transaction.atomic
 def game_season_import(
@@ -687,6 +717,7 @@ def game_season_import(
                 turno=f"{key[0]} #{key[1]}",
             )
         seen.add(key)
+    _check_calendar(system.calendar(data.get("rules")), turni)
     season = season_create(
         name=name,
         ruleset_code=system.code,

@@ -175,16 +175,22 @@ def season_import_stream(
     columns.header(name, code, roster)
     scorer = SeasonScorer(rules)
     names = dict.fromkeys(roster)
+    days: dict[dt.date, str] = {}  # each giornata's first turno, for the calendar's check
     for i, raw in enumerate(turni(), start=1):
         before = len(problems)
         t = parse_turno(raw, i, problems)
         if t is None or len(problems) > before:
             continue
+        if t.date is not None:
+            days.setdefault(t.date, t.label)
         columns.turno(t)
         if problems or columns.problems:
             continue  # the document is refused for its shape: its scores would not be shown
         scorer.add(t)
         names.update(dict.fromkeys(t.players))
+    # the dates within the rule set's window, as if the turni were started in date order
+    calendar = system_of_document(header).calendar(rules.raw)
+    problems.extend(calendar.dates_problems(days.items(), today=timezone.localdate()))
     for found in (problems, columns.problems):
         if found:
             raise RuleViolation(found)

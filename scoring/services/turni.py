@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from scoring.models import (
@@ -124,14 +124,19 @@ def turno_start(
     by_name = _players_by_name(players)
     season_lock(season)  # the giornata, the turno number and a late joiner's recompute
     season_require_open(season, fresh=True)
+    calendar = season.system.calendar(season.rules)
+    span = Giornata.objects.filter(season=season).aggregate(first=Min("date"), last=Max("date"))
+    outside = calendar.date_problem(date, **span, today=timezone.localdate())
+    if outside is not None:  # the rule set's window: the season's span ± a year by default
+        raise RuleViolation([outside])
     giornata, _ = Giornata.objects.get_or_create(season=season, date=date)
-    # C.A.F. plays one turno a giornata (absences, series); other games play successive
-    # matches or lists on one evening
+    # one turno a date where the rule set says so (C.A.F. and the King family by default:
+    # absences, series); other games play successive matches or lists on one evening
     busy = (
         Seat.objects.filter(turno__giornata=giornata, player__name__in=list(players))
         .select_related("player", "turno")
         .first()
-        if season.system.one_turno_a_day
+        if calendar.one_turno_a_day
         else None
     )
     if busy is not None:

@@ -15,6 +15,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..calendar import CALENDAR, calendar_errors
+
 NEGATIVE = "negative"
 POSITIVE = "positive"
 
@@ -219,6 +221,9 @@ def check_ruleset_shape(d: Any) -> None:
         _need(
             ok, f"league.titles.{code}", f"un numero tra -{TITLE_LIMIT} e {TITLE_LIMIT}, 2 decimali"
         )
+    # the season's calendar (dates, one turno a giornata: fixed by SPEC §8.1), every game's
+    for where, what in calendar_errors(d.get(CALENDAR), fixed_one_turno_a_day=True):
+        _need(False, where, what)
 
 
 @dataclass(frozen=True)
@@ -525,6 +530,8 @@ class RuleSet:
                 "coppa_campioni_streak": self.coppa_campioni_streak,
                 "intercontinentale_streak": self.intercontinentale_streak,
             },
+            # the calendar, when the club set one (scoring.rules.calendar)
+            **({CALENDAR: copy.deepcopy(self.raw[CALENDAR])} if CALENDAR in self.raw else {}),
         }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..calendar import calendar_of
 from ..problems import NOT_AN_OBJECT, Problem, RuleViolation
 from .records import is_int
 from .rules import CODES, KingRules, make_rules
@@ -27,8 +28,9 @@ def _roster(value: Any, problems: list[Problem]) -> list[str]:
     return list(value)
 
 
-def _across_turni(turni: list[Any]) -> list[Problem]:
-    """DUPLICATE_TURNO (same date and number) and PLAYS_TWICE (one player, two turni a day)."""
+def _across_turni(turni: list[Any], one_turno_a_day: bool = True) -> list[Problem]:
+    """DUPLICATE_TURNO (same date and number) and PLAYS_TWICE (one player, two turni a day,
+    unless the rule set's calendar lets a member sit at several: ``one_turno_a_day``)."""
     problems: list[Problem] = []
     seen: set[tuple[str, int]] = set()
     seated: dict[tuple[str, str], int] = {}
@@ -48,7 +50,7 @@ def _across_turni(turni: list[Any]) -> list[Problem]:
         names = [p for p in players if isinstance(p, str)] if isinstance(players, list) else []
         for p in dict.fromkeys(names):
             other = seated.get((date, p))
-            if other is not None and other != number:
+            if one_turno_a_day and other is not None and other != number:
                 problems.append(
                     Problem(
                         "PLAYS_TWICE",
@@ -106,7 +108,8 @@ def score_document(data: Any) -> dict[str, Any]:
         rep = replay(rules, head)
         problems.extend(p.in_turno(label) for p in rep.problems)
         replays.append(rep)
-    problems.extend(_across_turni(turni))
+    calendar = calendar_of(data.get("rules"), one_turno_a_day=True)  # checked by read_document
+    problems.extend(_across_turni(turni, calendar.one_turno_a_day))
     if problems:
         raise RuleViolation(problems)
     scored = [score_replay(rules, rep) for rep in replays]

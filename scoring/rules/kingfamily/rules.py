@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..caf.ruleset import RANKS, SUITS
+from ..calendar import CALENDAR, calendar_errors
 from ..problems import Problem, RuleViolation
 
 DATA = Path(__file__).with_name("data")
@@ -231,6 +232,8 @@ def make_rules(code: str, edits: Mapping[str, Any] | None = None) -> KingRules:
         elif key == "table_sizes":
             if value != table["table_sizes"]:
                 problems.append(_problem(key, "il numero di giocatori non si può modificare"))
+        elif key == CALENDAR:  # every game's table (dates, one turno a day)
+            problems.extend(_problem(k, m) for k, m in calendar_errors(value))
         elif key not in checks:
             problems.append(_problem(str(key), "chiave sconosciuta"))
         elif (message := checks[key](value)) is not None:

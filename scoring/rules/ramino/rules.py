@@ -10,6 +10,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..calendar import CALENDAR, calendar_errors
 from ..problems import Problem, RuleViolation
 
 DEFAULT_PATH = Path(__file__).with_name("ramino-101.json")
@@ -104,7 +105,10 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
     if edits is not None and not isinstance(edits, Mapping):
         raise RuleViolation([Problem("RULES", "regolamento: deve essere un oggetto")])
     for key, value in (edits or {}).items():
-        if key not in data:
+        if key == CALENDAR:  # every game's table (dates, one turno a day)
+            for k, m in calendar_errors(value):
+                bad(k, m)
+        elif key not in data:
             bad(str(key), "chiave sconosciuta")
         elif key in ("card_values", "close_values") and isinstance(value, Mapping):
             data[key] = {**data[key], **value}

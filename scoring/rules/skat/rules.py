@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from ..calendar import CALENDAR, calendar_errors
 from ..problems import Problem, RuleViolation
 
 DEFAULT_PATH = Path(__file__).with_name("skat-isko.json")
@@ -208,6 +209,8 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
         raise RuleViolation([Problem("RULES", "il regolamento deve essere una tabella")])
     data = _merge(_DEFAULTS, edits or {})
     c = _Checker(data)
+    for key, message in calendar_errors(data.pop(CALENDAR, None)):  # every game's table
+        c.bad(key, message)
     unknown = sorted(set(data) - set(_DEFAULTS))
     for key in unknown:
         c.bad(key, "chiave sconosciuta")
