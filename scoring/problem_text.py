@@ -14,12 +14,26 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from scoring.rules.problems import Problem
+from scoring.rules.problems import Problem, Said
 
 
 def engine_text(text: Any) -> str:
-    """An engine label or message (marked with ``gettext_noop``) in the active language."""
+    """An engine label or message (marked with ``gettext_noop``) in the active language; a
+    :class:`~scoring.rules.problems.Said` is said again from its translated template, its
+    ``Said`` values translated the same way."""
+    if isinstance(text, Said):
+        return _said(text)
     return gettext(text) if isinstance(text, str) and text else ("" if text is None else str(text))
+
+
+def _said(text: Said) -> str:
+    if not text.template:
+        return ""
+    params = {k: _said(v) if isinstance(v, Said) else v for k, v in text.params.items()}
+    try:
+        return gettext(text.template) % params if params else gettext(text.template)
+    except (KeyError, TypeError, ValueError):  # a translation that lost a value: Italian
+        return str(text)
 
 
 def localized(problem: Problem) -> Problem:
@@ -28,6 +42,7 @@ def localized(problem: Problem) -> Problem:
         params = dict(problem.params or {})
         if isinstance(params.get("label"), str):
             params["label"] = gettext(params["label"])
+        params = {k: _said(v) if isinstance(v, Said) else v for k, v in params.items()}
         try:
             return replace(problem, message=gettext(problem.template) % params)
         except (KeyError, TypeError, ValueError):  # a translation that lost a value: Italian

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from scoring import formatting
 from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.problem_text import engine_text
 from scoring.records import record_names, seat_names
 from scoring.selectors_confirmations import confirmation_lines
 
@@ -105,6 +106,8 @@ class GameVerbale:
     # the game's own list layout where its system keeps one (the Skat Spielliste: running totals
     # per player, the Seeger-Fabian evaluation); None for the generic grid above
     sheet: dict[str, Any] | None = None
+    # the points count against a player (Ramino): plain figures, never "+" nor a gain's colour
+    penalty_points: bool = False
 
 
 def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -114,13 +117,14 @@ def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] 
     if raw is None:
         return None
     players = record["players"]
-    summary = []
+    summary = []  # the engine's texts in the reader's language, as every renderer prints them
     for row in raw["summary"]:
         g = row.get("won") or row.get("counts")
         v = row.get("lost")
         summary.append(
             {
                 **row,
+                "label": engine_text(row["label"]),
                 "cells": [
                     {
                         "value": row["values"][p],
@@ -131,7 +135,15 @@ def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] 
                 ],
             }
         )
-    return {**raw, "summary": summary}
+    return {
+        **raw,
+        "columns": [engine_text(c) for c in raw["columns"]],
+        "player_columns": [engine_text(c) for c in raw["player_columns"]],
+        "rows": [
+            {**r, "facts": [engine_text(x) if x else x for x in r["facts"]]} for r in raw["rows"]
+        ],
+        "summary": summary,
+    }
 
 
 def _reopen_events(turno: Turno) -> list[Any]:
@@ -168,7 +180,7 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
             {
                 "number": s["number"],
                 "dealer": s["dealer"],
-                "line": system.describe(s),
+                "line": engine_text(system.describe(s)),
                 "points": [s["points"].get(p) for p in players],
             }
             for s in running["smazzate"]
@@ -176,6 +188,7 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
         totals=[running["totals"].get(p, 0) for p in players],
         balance=running.get("balance"),
         sheet=sheet_of(system, rules, record),
+        penalty_points=system.points_are_penalties,
         columns=columns,
         results=[
             {

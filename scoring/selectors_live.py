@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from scoring import formatting
 from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
+from scoring.problem_text import engine_text
 from scoring.rules.caf import progress_of, score_turno
 from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import turno_record, turno_with_everything
@@ -147,6 +148,7 @@ class LiveTable:
     players: tuple[LivePlayer, ...]
     last: LastSmazzata | None
     columns: tuple[str, ...] = ()  # another game's own columns at the close
+    penalty_points: bool = False  # the game's points count against a player (Ramino)
     series_moves: tuple[tuple[str, str, str, int], ...] = ()  # name, from, to, +1/-1
 
     @property
@@ -262,7 +264,7 @@ def _generic_table(turno: Turno) -> LiveTable:
             name=p,
             total=running["totals"].get(p, 0),
             dealer=going and p == step.get("dealer"),
-            note=str(notes.get(p, "")),
+            note=engine_text(notes.get(p, "")),
             place=None if is_open else seats[p].place,
             figures=()
             if is_open
@@ -275,7 +277,7 @@ def _generic_table(turno: Turno) -> LiveTable:
         s = running["smazzate"][-1]
         last = LastSmazzata(
             number=s["number"],
-            text=system.describe(s),
+            text=engine_text(system.describe(s)),
             dealer=s.get("dealer") or "",
             caller="",
             points=tuple((p, s["points"].get(p)) for p in names),
@@ -296,6 +298,7 @@ def _generic_table(turno: Turno) -> LiveTable:
         players=players,
         last=last,
         columns=tuple(label for _key, label in columns),
+        penalty_points=system.points_are_penalties,
     )
 
 

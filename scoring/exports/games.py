@@ -62,13 +62,14 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
     s.width(2, 16)
     s.width(3, 48)
     first = head + 1
+    points = "0" if v.penalty_points else "+0;-0;0"  # a penalty is not a gain: no "+"
     for i, r in enumerate(v.rows):
         row = first + i
         s.put(row, 1, r["number"])
         s.put(row, 2, r["dealer"])
         s.put(row, 3, r["line"], text_wrap=True)
         for j, value in enumerate(r["points"]):
-            s.put(row, 4 + j, value, num_format="+0;-0;0")
+            s.put(row, 4 + j, value, num_format=points)
     last = first + len(v.rows) - 1
     total_row = last + 1
     s.put(total_row, 3, _("Totale"), bold=True, top=1)
@@ -78,7 +79,7 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
         if v.rows:
             letter = col_letter(col)
             s.formula(total_row, col, f"=SUM({letter}{first}:{letter}{last})", value,
-                      bold=True, top=1, num_format="+0;-0;0")  # fmt: skip
+                      bold=True, top=1, num_format=points)  # fmt: skip
         else:
             s.put(total_row, col, value, bold=True, top=1)
     row = total_row + 2

@@ -15,6 +15,38 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Said(str):
+    """An engine text for people (a deal's line on the Verbale, a note on the live screen): the
+    Italian sentence itself (a ``str``: stored, joined, compared and printed as the Italian),
+    carrying its template (marked with :func:`gettext_noop`) and its values apart, so that the
+    frame says it in the reader's language (:func:`scoring.problem_text.engine_text`). A value
+    that is itself a ``Said`` (a game's name, a part of a line) is translated too; any other
+    value (a player's name, a number) is put in as it is."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __new__(cls, template: str, params: Mapping[str, Any] | None = None) -> Said:
+        values = dict(params or {})
+        obj = super().__new__(cls, template % values if values else template)
+        obj.template = template
+        obj.params = values
+        return obj
+
+
+def said(template: str, **params: Any) -> Said:
+    """``template % params`` as a :class:`Said` (the template marked with gettext_noop)."""
+    return Said(template, params)
+
+
+def said_joined(separator: str, parts: list[Any]) -> Said:
+    """The parts of a line joined by ``separator``, each translated on its own."""
+    if not parts:
+        return Said("")
+    template = separator.join(f"%(p{i})s" for i in range(len(parts)))
+    return Said(template, {f"p{i}": part for i, part in enumerate(parts)})
+
+
 @dataclass(frozen=True)
 class Problem:
     """One broken rule.

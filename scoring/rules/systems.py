@@ -214,6 +214,9 @@ class BaseSystem:
     has_preview: bool = False
     #: the Verbale carries the system's own sheet (the Skat Spielliste: :meth:`sheet`)
     has_sheet: bool = False
+    #: a deal's points and the running totals count against a player (Ramino: the points left
+    #: in hand, 101 puts him out): printed as plain figures, never with "+" nor as a gain
+    points_are_penalties: bool = False
 
     def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
         """The calendar of a season's stored rule set (its ``calendar`` table, the dates a

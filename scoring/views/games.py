@@ -222,7 +222,7 @@ def smazzata_preview(
             }
             for p in localized_all(result["problems"])
         ],
-        "echo": result["echo"],
+        "echo": {k: engine_text(v) for k, v in result["echo"].items()},
         "echo_fields": echo_fields,
     }
 
@@ -285,7 +285,7 @@ def _render(
         {
             "number": s["number"],
             "dealer": s["dealer"],
-            "line": system.describe(s),
+            "line": engine_text(system.describe(s)),
             "points": list(zip(players, [s["points"].get(p) for p in players], strict=True)),
         }
         for s in running["smazzate"]
@@ -300,7 +300,7 @@ def _render(
                 "name": p,
                 "seat": i + 1,
                 "total": running["totals"].get(p, 0),
-                "note": notes.get(p, ""),
+                "note": engine_text(notes.get(p, "")),
                 "dealer": turno.is_open and not step["complete"] and p == step["dealer"],
             }
             for i, p in enumerate(players)
@@ -330,6 +330,7 @@ def _render(
         "penalty_list": list(turno.penalita.all()),
         "penalty_form": penalty_form or PenalitaForm(players=players),
         "deletable": turno.is_open and not record["smazzate"],
+        "penalty_points": system.points_are_penalties,
     }
     if request.htmx:
         return render(request, T + "_live.html", context)
@@ -553,6 +554,7 @@ def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
         "columns": v.columns,
         "step": system.next_step(rules, game_record(turno)),
         "reopens": turno.reopen_events,
+        "penalty_points": v.penalty_points,
     }
     return render(request, T + "turno.html", ctx)
 

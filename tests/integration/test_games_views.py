@@ -52,7 +52,8 @@ def test_the_live_screen_offers_the_systems_fields(segretario_client, turno):
     assert 'name="closer" value="Anna"' in html
     assert "scala reale (vince la partita)" in html
     assert 'name="penalties-3"' in html and 'max="104"' in html
-    assert "a 101 da 101" in html  # every player's distance to the threshold
+    assert "a 101 da 101" not in html  # at 0 no distance to the threshold (issue 25)
+    assert 'name="closer_points"' not in html  # the closer's two cards: his own input
 
 
 def test_record_ask_rientra_then_close(segretario_client, turno):
@@ -66,7 +67,8 @@ def test_record_ask_rientra_then_close(segretario_client, turno):
         == 302
     )
     assert totals(turno) == {"Anna": 62, "Bruno": 30, "Carla": -13, "Dario": 100}
-    third = hand("Anna", "DUE_CARTE", {1: 18, 2: 60, 3: 1}, closer_points="3", numero=3)
+    # Anna closes with two cards worth 3: typed in her own "points left in hand" input
+    third = hand("Anna", "DUE_CARTE", {0: 3, 1: 18, 2: 60, 3: 1}, numero=3)
     asked = post(c, turno, **third)
     assert asked.status_code == 200
     html = asked.content.decode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..problems import gettext_noop
 from .rules import Deck
 
 TRICKS = "tricks"  # tricks taken
@@ -23,20 +24,20 @@ _CARD_KINDS: dict[str, Callable[[str], bool]] = {
     "NKQJ10": lambda c: c in ("KS", "QH", "JD", "10C"),
 }
 NAMES = {
-    "NF": "Non fare mani",
-    "NH": "Non prendere cuori",
-    "NQ": "Non prendere le regine",
-    "NJK": "Non prendere J e K",
-    "NKH": "Non prendere il K♥",
-    "NU2": "Non fare le ultime due",
-    "N8D": "Non prendere l'8♦",
-    "P7H": "Prendere il 7♥",
-    "NKQJ10": "Non prendere K♠ Q♥ J♦ 10♣",
-    "U2": "Fare le ultime due",
-    "DOMINO": "Domino",
-    "DICH": "Dichiarazione",
-    "ASTA": "Asta",
-    "RECUP": "Récupération",
+    "NF": gettext_noop("Non fare mani"),
+    "NH": gettext_noop("Non prendere cuori"),
+    "NQ": gettext_noop("Non prendere le regine"),
+    "NJK": gettext_noop("Non prendere J e K"),
+    "NKH": gettext_noop("Non prendere il K♥"),
+    "NU2": gettext_noop("Non fare le ultime due"),
+    "N8D": gettext_noop("Non prendere l'8♦"),
+    "P7H": gettext_noop("Prendere il 7♥"),
+    "NKQJ10": gettext_noop("Non prendere K♠ Q♥ J♦ 10♣"),
+    "U2": gettext_noop("Fare le ultime due"),
+    "DOMINO": gettext_noop("Domino"),
+    "DICH": gettext_noop("Dichiarazione"),
+    "ASTA": gettext_noop("Asta"),
+    "RECUP": gettext_noop("Récupération"),
 }
 
 

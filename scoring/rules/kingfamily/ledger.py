@@ -6,14 +6,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation, gettext_noop
+from ..problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from ..systems import BaseSystem, posted_int
 from . import turno as engine
 from .contracts import NAMES
 from .rules import KingRules
 
-TRUMP_LABELS = {"S": "♠ picche", "H": "♥ cuori", "D": "♦ quadri", "C": "♣ fiori", "NT": "senza"}
-MODE_LABELS = {"POSITIVE": "positiva", "NEGATIVE": "negativa", "UNPLAYED": "non giocata"}
+TRUMP_LABELS = {
+    "S": gettext_noop("♠ picche"),
+    "H": gettext_noop("♥ cuori"),
+    "D": gettext_noop("♦ quadri"),
+    "C": gettext_noop("♣ fiori"),
+    "NT": gettext_noop("senza"),
+}
+MODE_LABELS = {
+    "POSITIVE": gettext_noop("positiva"),
+    "NEGATIVE": gettext_noop("negativa"),
+    "UNPLAYED": gettext_noop("non giocata"),
+}
 
 
 class KingLedger(BaseSystem):
@@ -38,7 +48,9 @@ class KingLedger(BaseSystem):
             {
                 "name": "game",
                 "kind": "choice",
-                "label": "Contratto" if len(games) > 1 else "Contratto (obbligato)",
+                "label": gettext_noop("Contratto")
+                if len(games) > 1
+                else gettext_noop("Contratto (obbligato)"),
                 "choices": [[g, NAMES.get(g, g)] for g in games],
                 "required": True,
             }
@@ -64,7 +76,7 @@ class KingLedger(BaseSystem):
                 }
             )
         if step.get("blind"):
-            fields.append({"name": "blind", "kind": "bool", "label": "Al buio"})
+            fields.append({"name": "blind", "kind": "bool", "label": gettext_noop("Al buio")})
         if step.get("seller"):
             price = (
                 {
@@ -83,7 +95,9 @@ class KingLedger(BaseSystem):
                 {
                     "name": "buyer",
                     "kind": "choice",
-                    "label": f"Vendita: chi compra da {step['seller']}",
+                    "label": said(
+                        gettext_noop("Vendita: chi compra da %(seller)s"), seller=step["seller"]
+                    ),
                     "help": gettext_noop("lasciare vuoto se non c'è vendita"),
                     "choices": [[b, b] for b in step["buyers"]],
                 }
@@ -202,34 +216,42 @@ class KingLedger(BaseSystem):
         step = engine.next_step(rules, turno)
         notes = {}
         if step.get("chooser"):
-            notes[step["chooser"]] = "sceglie"
+            notes[step["chooser"]] = said(gettext_noop("sceglie"))
         if step.get("seller"):
-            notes[step["seller"]] = "può vendere"
+            notes[step["seller"]] = said(gettext_noop("può vendere"))
         return notes
 
     def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
         return {"game": scored["game"], "caller": scored.get("chooser")}
 
     def describe(self, smazzata: Mapping[str, Any]) -> str:
-        parts = [NAMES.get(smazzata["game"], smazzata["game"])]
+        parts: list[Any] = [Said(NAMES.get(smazzata["game"], smazzata["game"]))]
         if smazzata.get("mode"):
-            parts.append(MODE_LABELS.get(smazzata["mode"], smazzata["mode"]))
+            parts.append(Said(MODE_LABELS.get(smazzata["mode"], smazzata["mode"])))
         if smazzata.get("trump"):
-            parts.append(f"briscola {TRUMP_LABELS.get(smazzata['trump'], smazzata['trump'])}")
+            trump = Said(TRUMP_LABELS.get(smazzata["trump"], smazzata["trump"]))
+            parts.append(said(gettext_noop("briscola %(trump)s"), trump=trump))
         if smazzata.get("blind"):
-            parts.append("al buio")
+            parts.append(said(gettext_noop("al buio")))
         if smazzata.get("chooser"):
-            parts.append(f"sceglie {smazzata['chooser']}")
+            parts.append(said(gettext_noop("sceglie %(player)s"), player=smazzata["chooser"]))
         sale = smazzata.get("sale")
         if sale:
-            price = sale.get("tricks", sale.get("offer"))
             parts.append(
-                f"venduta da {sale['seller']} a {sale['buyer']} per {price} "
-                f"({sale['transfer']:+d} al venditore)"
+                said(
+                    gettext_noop(
+                        "venduta da %(seller)s a %(buyer)s per %(price)s "
+                        "(%(transfer)s al venditore)"
+                    ),
+                    seller=sale["seller"],
+                    buyer=sale["buyer"],
+                    price=sale.get("tricks", sale.get("offer")),
+                    transfer=f"{sale['transfer']:+d}",
+                )
             )
         if smazzata.get("last"):
-            parts.append(f"ultima presa {smazzata['last']}")
-        return ", ".join(parts)
+            parts.append(said(gettext_noop("ultima presa %(player)s"), player=smazzata["last"]))
+        return said_joined(", ", parts)
 
     def turno_columns(self) -> list[tuple[str, str]]:
         return [

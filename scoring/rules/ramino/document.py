@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation, gettext_noop
 from ..ranking import competition_places
 from .match import MatchState, check_hand, fees, places, play_hand
 from .rules import RaminoRules, build_rules
@@ -35,18 +35,32 @@ def check_header(rules: RaminoRules, turno: Any) -> list[Problem]:
         return problems
     if not rules.min_players <= len(players) <= rules.max_players:
         problems.append(
-            Problem(
+            Problem.said(
                 "PLAYERS_COUNT",
-                f"a Ramino giocano da {rules.min_players} a {rules.max_players} giocatori, "
-                f"non {len(players)}",
+                gettext_noop(
+                    "Giocatori: a Ramino giocano da %(low)s a %(high)s giocatori, non %(n)s."
+                ),
+                {"low": rules.min_players, "high": rules.max_players, "n": len(players)},
                 field="players",
             )
         )
     for p in sorted({p for p in players if players.count(p) > 1}):
-        problems.append(Problem("PLAYERS_COUNT", f"{p} siede due volte", player=p, field="players"))
+        problems.append(
+            Problem.said(
+                "PLAYERS_COUNT",
+                gettext_noop("Giocatori: %(player)s siede due volte."),
+                {"player": p},
+                player=p,
+                field="players",
+            )
+        )
     if turno.get("first_dealer") not in players:
         problems.append(
-            Problem("FIRST_DEALER", "il primo mazziere non è al tavolo", field="first_dealer")
+            Problem.said(
+                "FIRST_DEALER",
+                gettext_noop("Primo mazziere: scegliere uno dei giocatori al tavolo."),
+                field="first_dealer",
+            )
         )
     if not isinstance(turno.get("smazzate", []), list):
         problems.append(Problem("FORMAT", "smazzate: deve essere una lista", field="smazzate"))
@@ -91,11 +105,12 @@ def score_match(rules: RaminoRules, turno: Mapping[str, Any]) -> dict[str, Any]:
     if not problems and not state.over:
         left = ", ".join(state.active)
         problems.append(
-            Problem(
+            Problem.said(
                 "MATCH_UNFINISHED",
-                "la partita non ha smazzate"
+                gettext_noop("La partita non ha smazzate.")
                 if not scored
-                else f"la partita non è finita: in gioco {left}",
+                else gettext_noop("La partita non è finita: sono ancora in gioco %(players)s."),
+                {"players": left} if scored else None,
                 smazzata=None if not scored else state.played,
             )
         )

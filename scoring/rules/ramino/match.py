@@ -132,27 +132,51 @@ def check_hand(
     k = state.number if number is None else number
     problems: list[Problem] = []
 
-    def add(code: str, message: str, player: str | None = None, fld: str | None = None) -> None:
-        problems.append(Problem(code, message, smazzata=k, player=player, field=fld))
+    def add(
+        code: str,
+        message: str,
+        who: str | None = None,
+        fld: str | None = None,
+        **params: Any,
+    ) -> None:
+        """A problem; its message a translatable sentence (the values in ``params``)."""
+        problems.append(
+            Problem.said(code, message, params or None, smazzata=k, player=who, field=fld)
+        )
 
     if state.over:
-        add("HAND_AFTER_END", "la partita è già finita: nessuna smazzata dopo la fine")
+        add(
+            "HAND_AFTER_END",
+            gettext_noop("La partita è già finita: nessuna smazzata dopo la fine."),
+        )
         return problems
     if not isinstance(hand, Mapping):
-        add("FIELD_TYPE", "la smazzata deve essere un oggetto")
+        add("FIELD_TYPE", gettext_noop("La smazzata deve essere un oggetto JSON."))
         return problems
     for key in hand:
         if key not in HAND_KEYS:
-            add("FIELD_TYPE", f"campo sconosciuto: {key!r}", fld=str(key))
+            add("FIELD_TYPE", gettext_noop("Campo sconosciuto: «%(key)s»."), fld=str(key), key=key)
     active = state.active
     closer = hand.get("closer")
     closer_ok = False
     if not isinstance(closer, str) or not closer:
-        add("CLOSER_INVALID", "serve uno e un solo giocatore che chiude", fld="closer")
+        add("CLOSER_INVALID", gettext_noop("Chi chiude: scegliere il giocatore."), fld="closer")
     elif closer not in state.players:
-        add("UNKNOWN_PLAYER", f"{closer} non è al tavolo", player=closer, fld="closer")
+        add(
+            "UNKNOWN_PLAYER",
+            gettext_noop("Chi chiude: %(player)s non è al tavolo."),
+            closer,
+            "closer",
+            player=closer,
+        )
     elif closer not in active:
-        add("PLAYER_OUT", f"{closer} è fuori dalla partita e non può chiudere", closer, "closer")
+        add(
+            "PLAYER_OUT",
+            gettext_noop("Chi chiude: %(player)s è fuori dalla partita e non può chiudere."),
+            closer,
+            "closer",
+            player=closer,
+        )
     else:
         closer_ok = True
     close = hand.get("close")
@@ -175,78 +199,145 @@ def check_hand(
         if penalties:
             add(
                 "PENALTIES_ON_INSTANT_WIN",
-                "con scala reale o pokerissimo la partita è vinta: niente punti agli altri",
+                gettext_noop(
+                    "Punti rimasti in mano: con scala reale o pokerissimo la partita è vinta, "
+                    "niente punti agli altri."
+                ),
                 fld="penalties",
             )
     elif not isinstance(penalties, Mapping):
-        add("FIELD_TYPE", "penalties: serve un oggetto giocatore → punti", fld="penalties")
+        add(
+            "FIELD_TYPE",
+            gettext_noop("Punti rimasti in mano: serve un oggetto giocatore → punti."),
+            fld="penalties",
+        )
     else:
         for player, value in penalties.items():
             if player not in state.players:
-                add("UNKNOWN_PLAYER", f"{player} non è al tavolo", player, "penalties")
+                add(
+                    "UNKNOWN_PLAYER",
+                    gettext_noop("Punti rimasti in mano: %(player)s non è al tavolo."),
+                    player,
+                    "penalties",
+                    player=player,
+                )
             elif player == closer:
                 add(
                     "CLOSER_HAS_PENALTY",
-                    "chi chiude non prende punti di passivo",
+                    gettext_noop(
+                        "Punti rimasti in mano: %(player)s chiude e non prende punti di passivo."
+                    ),
                     player,
                     "penalties",
+                    player=player,
                 )
             elif player not in active:
-                add("PLAYER_OUT", f"{player} è fuori dalla partita", player, "penalties")
+                add(
+                    "PLAYER_OUT",
+                    gettext_noop("Punti rimasti in mano: %(player)s è fuori dalla partita."),
+                    player,
+                    "penalties",
+                    player=player,
+                )
             elif not _is_int(value):
                 add(
                     "FIELD_TYPE",
-                    f"i punti di {player} devono essere un intero",
+                    gettext_noop("Punti rimasti in mano: i punti di %(player)s sono un intero."),
                     player,
                     "penalties",
+                    player=player,
                 )
             elif not 0 <= value <= rules.max_penalty:
                 add(
                     "PENALTY_RANGE",
-                    f"{value} punti: dieci carte valgono da 0 a {rules.max_penalty}",
+                    gettext_noop(
+                        "Punti rimasti in mano: %(value)s per %(player)s, ma dieci carte valgono "
+                        "da 0 a %(max)s."
+                    ),
                     player,
                     "penalties",
+                    player=player,
+                    value=value,
+                    max=rules.max_penalty,
                 )
         for player in active if closer_ok else ():  # who owes points depends on the closer
             if player != closer and player not in penalties:
-                add("PENALTIES_PLAYERS", f"mancano i punti di {player}", player, "penalties")
+                add(
+                    "PENALTIES_PLAYERS",
+                    gettext_noop("Punti rimasti in mano: scrivere i punti di %(player)s."),
+                    player,
+                    "penalties",
+                    player=player,
+                )
     cp = hand.get("closer_points")
     if close == rules.two_card_close:
         low, high = rules.two_card_min, rules.two_card_max
+        # the closer's two cards are typed in his own "points left in hand" input
         if cp is None:
             add(
                 "TWO_CARD_RANGE",
-                f"chiusura con due carte: servono i loro punti ({low}…{high})",
+                gettext_noop(
+                    "Punti rimasti in mano: chi chiude con due carte scrive i loro punti "
+                    "(da %(low)s a %(high)s)."
+                ),
                 closer if closer_ok else None,
-                "closer_points",
+                "penalties",
+                low=low,
+                high=high,
             )
         elif not _is_int(cp):
-            add("FIELD_TYPE", "closer_points deve essere un intero", fld="closer_points")
+            add(
+                "FIELD_TYPE",
+                gettext_noop("Punti rimasti in mano: i punti delle due carte sono un intero."),
+                closer if closer_ok else None,
+                "penalties",
+            )
         elif not low <= cp <= high:
             add(
                 "TWO_CARD_RANGE",
-                f"le due carte valgono da {low} a {high}, non {cp}",
+                gettext_noop(
+                    "Punti rimasti in mano: le due carte di chi chiude valgono da %(low)s a "
+                    "%(high)s, non %(value)s."
+                ),
                 closer if closer_ok else None,
-                "closer_points",
+                "penalties",
+                low=low,
+                high=high,
+                value=cp,
             )
     elif cp is not None:
         add(
             "CLOSER_POINTS_FIELD",
-            "closer_points solo con la chiusura a due carte",
-            fld="closer_points",
+            gettext_noop(
+                "Punti rimasti in mano: chi chiude scrive dei punti solo se chiude con due "
+                "carte; lasciare vuoto."
+            ),
+            closer if closer_ok else None,
+            "penalties",
         )
     reentries = hand.get("reentries") or []
     if not isinstance(reentries, list) or not all(isinstance(p, str) for p in reentries):
-        add("FIELD_TYPE", "reentries: serve una lista di nomi", fld="reentries")
+        add("FIELD_TYPE", gettext_noop("Rientra?: serve una lista di nomi."), fld="reentries")
         return problems
     unknown = [p for p in reentries if p not in state.players]
     for p in unknown:
-        add("UNKNOWN_PLAYER", f"{p} non è al tavolo", p, "reentries")
+        add(
+            "UNKNOWN_PLAYER",
+            gettext_noop("Rientra?: %(player)s non è al tavolo."),
+            p,
+            "reentries",
+            player=p,
+        )
     if problems or not reentries:
         return problems
     if instant:
         for p in reentries:
-            add("REENTRY_NOT_ELIGIBLE", "la partita è vinta: nessun rientro", p, "reentries")
+            add(
+                "REENTRY_NOT_ELIGIBLE",
+                gettext_noop("Rientra?: la partita è vinta, nessun rientro."),
+                p,
+                "reentries",
+            )
         return problems
     points = hand_points(rules, state, hand)
     totals = {p: state.totals[p] + points[p] for p in active}
@@ -255,18 +346,27 @@ def check_hand(
     seen: set[str] = set()
     for p in reentries:
         if p in seen or state.reentries.get(p, 0) >= rules.reentries_per_player:
-            add("REENTRY_LIMIT", f"{p} è già rientrato una volta: è fuori", p, "reentries")
+            add(
+                "REENTRY_LIMIT",
+                gettext_noop("Rientra?: %(player)s è già rientrato una volta ed è fuori."),
+                p,
+                "reentries",
+                player=p,
+            )
         elif p not in eliminated:
             add(
                 "REENTRY_NOT_ELIGIBLE",
-                f"{p} non è stato eliminato in questa smazzata",
+                gettext_noop("Rientra?: %(player)s non è stato eliminato in questa smazzata."),
                 p,
                 "reentries",
+                player=p,
             )
         elif still_in < rules.reentry_min_in:
             add(
                 "REENTRY_NOT_ELIGIBLE",
-                "nessun giocatore rimasto in gioco di cui copiare il punteggio",
+                gettext_noop(
+                    "Rientra?: nessun giocatore rimasto in gioco di cui copiare il punteggio."
+                ),
                 p,
                 "reentries",
             )
@@ -325,9 +425,12 @@ def _ordered(
             ties.append(tied)
         if len(tied) > 1 and not all(p in tiebreak for p in tied):
             problems.append(
-                Problem(
+                Problem.said(
                     "TIE_UNSETTLED",
-                    f"{', '.join(tied)} pari a {value}: serve l'ordine dello spareggio",
+                    gettext_noop(
+                        "Spareggio: %(players)s sono pari a %(value)s, serve l'ordine estratto."
+                    ),
+                    {"players": ", ".join(tied), "value": value},
                     field="tiebreak",
                 )
             )

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..problems import Problem, RuleViolation, gettext_noop
+from ..problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from ..seasonfold import SeasonFold
 from ..systems import BaseSystem, posted_int, register
 from .document import rank_standing, replay, score_match, score_season, standing
@@ -32,6 +32,7 @@ class RaminoSystem(SeasonFold, BaseSystem):
     # where a smazzata record names a player (SPEC-ramino §11)
     player_fields = ("closer", "penalties.*", "reentries.[]")
     direction = "clockwise"  # SPEC-ramino §1
+    points_are_penalties = True  # points in hand count against a player: 101 puts him out
 
     def table_sizes(self, rules: RaminoRules) -> tuple[int, ...]:
         return tuple(range(rules.min_players, rules.max_players + 1))
@@ -86,13 +87,18 @@ class RaminoSystem(SeasonFold, BaseSystem):
         }
 
     def close_label(self, rules: RaminoRules, close: str) -> str:
-        label = CLOSE_LABELS.get(close, close)
+        label = Said(CLOSE_LABELS.get(close, close))
         if close in rules.instant_wins:
-            return f"{label} (vince la partita)"
+            return said(gettext_noop("%(close)s (vince la partita)"), close=label)
         if close == rules.two_card_close:
-            return f"{label} (fino a {rules.two_card_max} punti)"
+            return said(
+                gettext_noop("%(close)s (fino a %(max)s punti)"),
+                close=label,
+                max=rules.two_card_max,
+            )
         value = rules.close_value(close)
-        return f"{label} ({'−' if rules.close_values_to == 'CLOSER' else '+'}{value})"
+        sign = "−" if rules.close_values_to == "CLOSER" else "+"
+        return said(gettext_noop("%(close)s (%(points)s)"), close=label, points=f"{sign}{value}")
 
     def score_running(self, rules: RaminoRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         state, scored, problems = replay(rules, turno)
@@ -124,22 +130,25 @@ class RaminoSystem(SeasonFold, BaseSystem):
                 "required": True,
             },
             {
+                # one input per player still in, the closer's too: empty for him, or the
+                # points of the two cards he kept when he closes with two cards (SPEC-ramino
+                # ``closer_points``): the form asks nothing else of the closer
                 "name": "penalties",
                 "kind": "per_player",
                 "label": gettext_noop("Punti rimasti in mano"),
-                "help": f"da 0 a {rules.max_penalty}; non per chi chiude, non con una "
-                "chiusura che vince la partita",
+                "help": said(
+                    gettext_noop(
+                        "da 0 a %(max)s; chi chiude lascia vuoto, o scrive i punti delle due "
+                        "carte tenute (da %(low)s a %(high)s) se chiude con due carte; nessun "
+                        "punto con una chiusura che vince la partita"
+                    ),
+                    max=rules.max_penalty,
+                    low=rules.two_card_min,
+                    high=rules.two_card_max,
+                ),
                 "players": state.active,
                 "min": 0,
                 "max": rules.max_penalty,
-            },
-            {
-                "name": "closer_points",
-                "kind": "int",
-                "label": gettext_noop("Due carte: i loro punti"),
-                "help": gettext_noop("solo con la chiusura a due carte"),
-                "min": rules.two_card_min,
-                "max": rules.two_card_max,
             },
         ]
         if draft is not None:
@@ -157,14 +166,15 @@ class RaminoSystem(SeasonFold, BaseSystem):
         if close not in rules.instant_wins:
             penalties = {}
             for i, p in enumerate(state.active):
-                if p == closer:
-                    continue
                 value = posted_int(data.get(f"penalties-{i}"), f"punti di {p}", problems, p)
-                if value is not None:
+                if p == closer:
+                    # the closer's input: the two cards he kept, with that close; a number
+                    # typed for him with another close is pointed out, not dropped
+                    if close == rules.two_card_close or value:
+                        record["closer_points"] = value
+                elif value is not None:
                     penalties[p] = value
             record["penalties"] = penalties
-        if close == rules.two_card_close:
-            record["closer_points"] = posted_int(data.get("closer_points"), "due carte", problems)
         reentries = data.get("reentries") or []
         if isinstance(reentries, str):
             reentries = [reentries]
@@ -182,8 +192,8 @@ class RaminoSystem(SeasonFold, BaseSystem):
         for i, p in enumerate(state.active):
             if p in (smazzata.get("penalties") or {}):
                 data[f"penalties-{i}"] = str(smazzata["penalties"][p])
-        if smazzata.get("closer_points") is not None:
-            data["closer_points"] = str(smazzata["closer_points"])
+            elif p == smazzata.get("closer") and smazzata.get("closer_points") is not None:
+                data[f"penalties-{i}"] = str(smazzata["closer_points"])
         if smazzata.get("reentries"):
             data["reentries"] = list(smazzata["reentries"])
         return data
@@ -199,9 +209,17 @@ class RaminoSystem(SeasonFold, BaseSystem):
                 "name": "reentries",
                 "kind": "multi",
                 "label": gettext_noop("Rientra?"),
-                "help": f"eliminato: chi rientra paga la quota di {rules.reentry_fee} e riparte "
-                "dal punteggio più alto tra chi è ancora in gioco; chi non rientra è fuori",
-                "choices": [[p, f"{p} rientra a {total}"] for p, total in offers.items()],
+                "help": said(
+                    gettext_noop(
+                        "eliminato: chi rientra paga la quota di %(fee)s e riparte dal punteggio "
+                        "più alto tra chi è ancora in gioco; chi non rientra è fuori"
+                    ),
+                    fee=rules.reentry_fee,
+                ),
+                "choices": [
+                    [p, said(gettext_noop("%(player)s rientra a %(total)s"), player=p, total=total)]
+                    for p, total in offers.items()
+                ],
             }
         ]
 
@@ -231,33 +249,49 @@ class RaminoSystem(SeasonFold, BaseSystem):
 
     def player_notes(self, rules: RaminoRules, turno: Mapping[str, Any]) -> dict[str, str]:
         state = self._state(rules, turno)
-        notes = {}
+        notes: dict[str, str] = {}
         for p in state.players:
-            if p in state.totals:
-                gap = rules.elimination - state.totals[p]
-                note = f"a {gap} da {rules.elimination}"
-                if state.reentries.get(p):
-                    note += ", rientrato"
-            else:
-                note = "fuori"
-            notes[p] = note
+            parts: list[Any] = []
+            if p not in state.totals:
+                parts.append(said(gettext_noop("fuori")))
+            elif state.totals[p] > 0:  # at 0 the whole way to the threshold is still ahead
+                parts.append(
+                    said(
+                        gettext_noop("ne mancano %(gap)s per uscire a %(limit)s"),
+                        gap=rules.elimination - state.totals[p],
+                        limit=rules.elimination,
+                    )
+                )
+            if p in state.totals and state.reentries.get(p):
+                parts.append(said(gettext_noop("rientrato")))
+            if parts:
+                notes[p] = said_joined(", ", parts)
         if state.winner:
-            notes[state.winner] = "vince la partita"
+            notes[state.winner] = said(gettext_noop("vince la partita"))
         return notes
 
     def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
         return {"game": scored["close"], "caller": scored["closer"]}
 
     def describe(self, smazzata: Mapping[str, Any]) -> str:
-        line = (
-            f"{smazzata['closer']} chiude: {CLOSE_LABELS.get(smazzata['close'], smazzata['close'])}"
-        )
+        close = Said(CLOSE_LABELS.get(smazzata["close"], smazzata["close"]))
         if smazzata.get("instant_win"):
-            return f"{line}, vince la partita"
-        parts = [line]
-        parts += [f"{p} rientra a {t}" for p, t in smazzata.get("reentered", {}).items()]
-        parts += [f"{p} fuori" for p in smazzata.get("out", [])]
-        return "; ".join(parts)
+            return said(
+                gettext_noop("%(player)s chiude: %(close)s, vince la partita"),
+                player=smazzata["closer"],
+                close=close,
+            )
+        parts: list[Any] = [
+            said(
+                gettext_noop("%(player)s chiude: %(close)s"), player=smazzata["closer"], close=close
+            )
+        ]
+        parts += [
+            said(gettext_noop("%(player)s rientra a %(total)s"), player=p, total=t)
+            for p, t in smazzata.get("reentered", {}).items()
+        ]
+        parts += [said(gettext_noop("%(player)s fuori"), player=p) for p in smazzata.get("out", [])]
+        return said_joined("; ", parts)
 
     def turno_columns(self) -> list[tuple[str, str]]:
         return [

@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import Problem, RuleViolation, gettext_noop
+from ..problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from ..systems import BaseSystem, posted_int
 from . import lista
 from .game import FIELD_LABELS
@@ -208,23 +208,32 @@ class SkatLedger(BaseSystem):
         step = lista.next_step(rules, turno)
         if step["complete"]:
             return {}
-        notes = {p: "" for p in turno["players"]}
         if step.get("sitting_out"):
-            notes[step["sitting_out"]] = "dà le carte e sta fuori"
-        return {p: n for p, n in notes.items() if n}
+            return {step["sitting_out"]: said(gettext_noop("dà le carte e sta fuori"))}
+        return {}
 
     def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
         return {"game": scored.get("game") or "PASSATO", "caller": scored.get("declarer")}
 
     def describe(self, smazzata: Mapping[str, Any]) -> str:
         if smazzata.get("passed"):
-            return "passato: nessuno gioca"
-        game = GAME_LABELS.get(smazzata["game"], smazzata["game"])
-        outcome = "vinto" if smazzata.get("won") else "perso"
-        line = f"{smazzata['declarer']}: {game}, valore {smazzata['value']}, {outcome}"
+            return said(gettext_noop("passato: nessuno gioca"))
         if smazzata.get("overbid"):
-            line += " (superato la dichiarazione)"
-        return f"{line} {smazzata['score']:+d}"
+            template = gettext_noop(
+                "%(declarer)s: %(game)s, valore %(value)s, perso (superato la dichiarazione) "
+                "%(score)s"
+            )
+        elif smazzata.get("won"):
+            template = gettext_noop("%(declarer)s: %(game)s, valore %(value)s, vinto %(score)s")
+        else:
+            template = gettext_noop("%(declarer)s: %(game)s, valore %(value)s, perso %(score)s")
+        return said(
+            template,
+            declarer=smazzata["declarer"],
+            game=Said(GAME_LABELS.get(smazzata["game"], smazzata["game"])),
+            value=smazzata["value"],
+            score=f"{smazzata['score']:+d}",
+        )
 
     def turno_columns(self) -> list[tuple[str, str]]:
         return [
@@ -280,7 +289,11 @@ class SkatLedger(BaseSystem):
         points = int(text)
         if points > rules.total_points:
             return {}
-        return {"declarer_points": f"avversari {rules.total_points - points}"}
+        return {
+            "declarer_points": said(
+                gettext_noop("avversari %(points)s"), points=rules.total_points - points
+            )
+        }
 
     # -- the Spielliste on paper ---------------------------------------------------------------
     def sheet(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
@@ -338,72 +351,90 @@ class SkatLedger(BaseSystem):
         summary = [
             {
                 "kind": "carry",
-                "label": "Punti gioco (Spielpunkte)",
+                "label": said(gettext_noop("Punti gioco (Spielpunkte)")),
                 "values": dict(game_points),
                 "won": dict(scored["won"]),
                 "lost": dict(scored["lost"]),
             },
             {
                 "kind": "won",
-                "label": f"{rules.won_bonus:+d} per gioco vinto (gewonnen)",
+                "label": said(
+                    gettext_noop("%(bonus)s per gioco vinto (gewonnen)"),
+                    bonus=f"{rules.won_bonus:+d}",
+                ),
                 "factor": rules.won_bonus,
                 "values": times(scored["won"], rules.won_bonus),
             },
             {
                 "kind": "lost",
-                "label": f"{rules.lost_bonus:+d} per gioco perso (verloren)",
+                "label": said(
+                    gettext_noop("%(bonus)s per gioco perso (verloren)"),
+                    bonus=f"{rules.lost_bonus:+d}",
+                ),
                 "factor": rules.lost_bonus,
                 "values": times(scored["lost"], rules.lost_bonus),
             },
             {
                 "kind": "count",
-                "label": f"{bonus:+d} per gioco perso da un avversario (Gegenspiel verloren)",
+                "label": said(
+                    gettext_noop(
+                        "%(bonus)s per gioco perso da un avversario (Gegenspiel verloren)"
+                    ),
+                    bonus=f"{bonus:+d}",
+                ),
                 "factor": bonus,
                 "counts": dict(scored["opponents_lost"]),
                 "values": times(scored["opponents_lost"], bonus),
             },
-            {"kind": "value", "label": gettext_noop("Penalità"), "values": dict(penalties)},
+            {"kind": "value", "label": said(gettext_noop("Penalità")), "values": dict(penalties)},
             {
                 "kind": "sum",
-                "label": "Punti lista (Seeger-Fabian)",
+                "label": said(gettext_noop("Punti lista (Seeger-Fabian)")),
                 "values": dict(scored["totals"]),
             },
         ]
         return {
             "columns": [
-                "Solista",
-                "Gioco",
-                "Punti carta",
-                "Valore",
-                "Esito",
-                gettext_noop("Punti gioco"),
+                said(gettext_noop("Solista")),
+                said(gettext_noop("Gioco")),
+                said(gettext_noop("Punti carta")),
+                said(gettext_noop("Valore")),
+                said(gettext_noop("Esito")),
+                said(gettext_noop("Punti gioco")),
             ],
-            "player_columns": ["Punti", "G", "V"],
+            # Punti, G(ewonnen), V(erloren): the Spielliste's own letters
+            "player_columns": [said(gettext_noop("Punti")), "G", "V"],
             "rows": rows,
             "summary": summary,
         }
 
 
-def _game_text(record: Mapping[str, Any]) -> str:
+# the flags of a game as a list writes them
+SHEET_FLAGS = (
+    ("hand", gettext_noop("mano")),
+    ("schneider_announced", gettext_noop("schneider ann.")),
+    ("schwarz_announced", gettext_noop("schwarz ann.")),
+    ("ouvert", "ouvert"),
+)
+
+
+def _game_text(record: Mapping[str, Any]) -> Said:
     """The game as a list writes it: "♣ fiori con 2, mano, ouvert", "Null ouvert"."""
     game = record["game"]
-    parts = [GAME_LABELS.get(game, game)]
+    name = Said(GAME_LABELS.get(game, game))
+    parts: list[Any] = [name]
     if game != NULL:
-        parts[0] += f" {'con' if record.get('with') else 'senza'} {record.get('matadors')}"
-    flags = [
-        ("hand", "mano"),
-        ("schneider_announced", "schneider ann."),
-        ("schwarz_announced", "schwarz ann."),
-        ("ouvert", "ouvert"),
-    ]
-    parts += [text for name, text in flags if record.get(name)]
-    return ", ".join(parts)
+        template = gettext_noop("%(game)s con %(n)s") if record.get("with") else None
+        template = template or gettext_noop("%(game)s senza %(n)s")
+        parts = [said(template, game=name, n=record.get("matadors"))]
+    parts += [Said(text) for flag, text in SHEET_FLAGS if record.get(flag)]
+    return said_joined(", ", parts)
 
 
-def _outcome_text(row: Mapping[str, Any]) -> str:
+def _outcome_text(row: Mapping[str, Any]) -> Said:
     if row["overbid"]:
-        return "perso (superato)"
-    return "vinto" if row["won"] else "perso"
+        return said(gettext_noop("perso (superato)"))
+    return said(gettext_noop("vinto")) if row["won"] else said(gettext_noop("perso"))
 
 
 def _value_text(rules: SkatRules, row: Mapping[str, Any]) -> str:
@@ -425,14 +456,19 @@ def _facts(rules: SkatRules, row: Mapping[str, Any]) -> list[tuple[str, str]]:
                 gettext_noop("il valore non raggiunge la dichiarazione: perso"),
             )
         )
-    facts.append((gettext_noop("Esito"), f"{_outcome_text(row)} {row['score']:+d}"))
+    facts.append(
+        (
+            gettext_noop("Esito"),
+            said_joined(" ", [_outcome_text(row), f"{row['score']:+d}"]),
+        )
+    )
     return facts
 
 
 def _sheet_facts(rules: SkatRules, row: Mapping[str, Any], record: Mapping[str, Any]) -> list[str]:
     """A game's cells on the Spielliste, in the order of ``sheet()["columns"]``."""
     if row["passed"]:
-        return ["", "passato", "", "", "", ""]
+        return ["", said(gettext_noop("passato")), "", "", "", ""]
     points = record.get("declarer_points")
     card = "" if points is None else f"{points} : {rules.total_points - points}"
     return [

@@ -87,7 +87,7 @@ def test_the_helper_document_is_valid():
         (
             [{"closer": "Anna", "close": N, "closer_points": 3,
               "penalties": {"Bruno": 1, "Carla": 1}}],
-            [("CLOSER_POINTS_FIELD", 1, None)],
+            [("CLOSER_POINTS_FIELD", 1, "Anna")],
         ),
         (
             [{"closer": "Anna", "close": "POKERISSIMO", "penalties": {"Bruno": 1, "Carla": 1}}],
@@ -213,9 +213,10 @@ def test_kingscore_rejects_with_one_line_per_problem(tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.splitlines() == [
-        "turno 2026-11-20 #1, smazzata 1, giocatore Bruno: [PENALTY_RANGE] 200 punti: dieci "
-        "carte valgono da 0 a 104",
-        "turno 2026-11-20 #1, smazzata 1, giocatore Zoe: [UNKNOWN_PLAYER] Zoe non è al tavolo",
-        "turno 2026-11-20 #1, smazzata 1, giocatore Carla: [PENALTIES_PLAYERS] mancano i punti "
-        "di Carla",
+        "turno 2026-11-20 #1, smazzata 1, giocatore Bruno: [PENALTY_RANGE] Punti rimasti in "
+        "mano: 200 per Bruno, ma dieci carte valgono da 0 a 104.",
+        "turno 2026-11-20 #1, smazzata 1, giocatore Zoe: [UNKNOWN_PLAYER] Punti rimasti in mano: "
+        "Zoe non è al tavolo.",
+        "turno 2026-11-20 #1, smazzata 1, giocatore Carla: [PENALTIES_PLAYERS] Punti rimasti in "
+        "mano: scrivere i punti di Carla.",
     ]

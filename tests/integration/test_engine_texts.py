@@ -1,0 +1,241 @@
+"""Issue 25: the engine's texts in the reader's language, and the Ramino live screen's friction.
+
+- every game's deal line (``system.describe``) on the live screen, the Verbale page and the
+  scoreboard, in Italian and in English (the engine writes it as a ``Said``: its template marked
+  with ``gettext_noop``, translated by the frame, :mod:`scoring.problem_text`);
+- a bad Ramino deal told in English under English headings;
+- Ramino's points count against a player: no "+" and no gain's colour ("+101 fuori"), no
+  "a 101 da 101" note, no input of its own for the closer's two cards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html as htmllib
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring.models import Player, Smazzata
+from scoring.services.games import game_smazzata_record
+from scoring.services.season import season_create
+from scoring.services.turni import turno_start
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Anna", "Bruno", "Carla", "Dario"]
+DAY = dt.date(2026, 11, 20)
+MINUS = "\N{MINUS SIGN}"
+
+
+@pytest.fixture
+def members():
+    Player.objects.bulk_create(Player(name=n) for n in NAMES)
+
+
+def _start(code: str, players: list[str], first_dealer: str):
+    season = season_create(name=f"Stagione {code}", ruleset_code=code)
+    return turno_start(season=season, date=DAY, players=players, first_dealer=first_dealer)
+
+
+def _text(response) -> str:
+    html = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return re.sub(r"\s+", " ", htmllib.unescape(html))
+
+
+def _pages(client, turno, lang: str) -> list[str]:
+    """The live screen, the Verbale page and the scoreboard of ``turno`` in ``lang``."""
+    urls = [
+        reverse("scoring:turno_live", args=[turno.pk]),
+        reverse("scoring:turno", args=[turno.pk]),
+    ]
+    return [_text(client.get(url, HTTP_ACCEPT_LANGUAGE=lang)) for url in urls]
+
+
+# (game, players, first dealer, the first deal, its line in Italian, the same in English)
+DEALS = [
+    (
+        "ramino-101",
+        NAMES[:3],
+        "Anna",
+        {"closer": "Bruno", "close": "NORMALE", "penalties": {"Anna": 34, "Carla": 12}},
+        "Bruno chiude: normale",
+        "Bruno closes: normal",
+    ),
+    (
+        # preisskat.org's Grand hand with 4, schneider announced, 89: 8 × 24 = 192, −384
+        "skat-isko",
+        NAMES[:3],
+        "Anna",
+        {
+            "declarer": "Bruno",
+            "game": "GRAND",
+            "bid": 48,
+            "matadors": 4,
+            "with": True,
+            "hand": True,
+            "schneider_announced": True,
+            "declarer_points": 89,
+            "declarer_tricks": 7,
+        },
+        f"Bruno: Grand, valore 192, perso {MINUS}384",
+        f"Bruno: Grand, value 192, lost {MINUS}384",
+    ),
+    (
+        "king-classico",
+        NAMES,
+        "Bruno",
+        {"game": "DICH", "trump": "S", "result": {"Anna": 4, "Bruno": 1, "Carla": 2, "Dario": 6}},
+        "Dichiarazione, briscola ♠ picche, sceglie Bruno",  # the first dealer chooses
+        "Declaration, trump ♠ spades, Bruno chooses",
+    ),
+    (
+        "king-internazionale",
+        NAMES,
+        "Dario",
+        {"game": "NF", "result": {"Anna": 3, "Bruno": 2, "Carla": 6, "Dario": 2}},
+        "Non fare mani",  # the international King deals its negatives in order: nobody chooses
+        "No tricks",
+    ),
+    (
+        "le-king",
+        NAMES[:3],
+        "Bruno",
+        {"game": "NF", "result": {"Anna": 8, "Bruno": 4, "Carla": 4}},
+        "Non fare mani",
+        "No tricks",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "players", "first", "deal", "italian", "english"), DEALS)
+def test_every_games_deal_line_in_italian_and_english(
+    segretario_client, members, code, players, first, deal, italian, english
+):
+    turno = _start(code, players, first)
+    game_smazzata_record(turno=turno, record=deal)
+    # Skat's Verbale page prints the Spielliste instead of the lines (tested below)
+    pages = 1 if code == "skat-isko" else 2
+    for page in _pages(segretario_client, turno, "it")[:pages]:
+        assert italian in page
+    for page in _pages(segretario_client, turno, "en")[:pages]:
+        assert english in page
+        assert italian not in page
+
+
+def test_the_scoreboard_says_the_last_deal_in_english(client, segretario_client, members):
+    turno = _start("ramino-101", NAMES[:3], "Anna")
+    game_smazzata_record(turno=turno, record=DEALS[0][3])
+    board = _text(client.get(reverse("scoring:live"), HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Bruno closes: normal" in board and "chiude" not in board
+
+
+def test_the_skat_list_in_english_has_no_italian_engine_words(segretario_client, members):
+    code, players, first, deal, _it, _en = DEALS[1]
+    turno = _start(code, players, first)
+    game_smazzata_record(turno=turno, record=deal)
+    game_smazzata_record(turno=turno, record={"passed": True})
+    page = _pages(segretario_client, turno, "en")[1]  # the Verbale with its Spielliste
+    assert "Grand with 4, hand, schneider ann." in page
+    assert "Declarer" in page and "Card points" in page and "lost" in page
+    assert "Game points (Spielpunkte)" in page and "List points (Seeger-Fabian)" in page
+    assert "+50 per game won (gewonnen)" in page
+    for italian in ("Solista", "Punti carta", " con 4", "passato", "perso", "per gioco vinto"):
+        assert italian not in page
+    page = _pages(segretario_client, turno, "it")[1]
+    assert "Grand con 4, mano, schneider ann." in page and "passato" in page
+
+
+# -- Ramino: a penalty is not a gain ------------------------------------------------------------
+@pytest.fixture
+def ramino(members):
+    turno = _start("ramino-101", NAMES, "Anna")
+    # Bruno closes normally (−10); Anna 34, Carla 12, Dario 55 points left in hand
+    game_smazzata_record(
+        turno=turno,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+        },
+    )
+    return turno
+
+
+def test_ramino_penalty_points_print_without_plus_nor_a_gains_colour(segretario_client, ramino):
+    for url in ("scoring:turno_live", "scoring:turno"):
+        html = segretario_client.get(reverse(url, args=[ramino.pk])).content.decode()
+        points = re.findall(r'<span class="pts[^"]*">([^<]*)</span>', html)
+        assert points and all(not p.startswith("+") for p in points), points
+        assert '<span class="pts">34</span>' in html and '<span class="pts">55</span>' in html
+        assert f'<span class="pts">{MINUS}10</span>' in html
+        assert 'class="pts pos"' not in html and "+34" not in html and "+55" not in html
+
+
+def test_ramino_notes_say_the_distance_once_there_are_points(segretario_client, members):
+    turno = _start("ramino-101", NAMES, "Anna")
+    live = reverse("scoring:turno_live", args=[turno.pk])
+    page = _text(segretario_client.get(live))
+    assert "a 101 da 101" not in page and "ne mancano" not in page
+    game_smazzata_record(
+        turno=turno,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+        },
+    )
+    page = _text(segretario_client.get(live))
+    # 101 − 34 = 67, 101 − 12 = 89, 101 − 55 = 46; Bruno at −10 has all of it ahead of him too
+    assert "ne mancano 67 per uscire a 101" in page
+    assert "ne mancano 89 per uscire a 101" in page and "ne mancano 46 per uscire a 101" in page
+    english = _text(segretario_client.get(live, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "67 to go before 101 puts them out" in english and "ne mancano" not in english
+
+
+def _post(client, turno, data, lang="it"):
+    return client.post(
+        reverse("scoring:game_smazzata", args=[turno.pk]),
+        {"numero": "2", **data},
+        HTTP_ACCEPT_LANGUAGE=lang,
+    )
+
+
+def test_ramino_closer_types_his_two_cards_in_his_own_input(segretario_client, ramino):
+    html = segretario_client.get(reverse("scoring:turno_live", args=[ramino.pk])).content.decode()
+    assert 'name="closer_points"' not in html and "Due carte: i loro punti" not in html
+    # Carla closes with two cards worth 4 (seat 2); a number for her with a normal close is
+    # pointed out beside the field, in the reader's language, and nothing is stored
+    hand = {"closer": "Carla", "penalties-0": "20", "penalties-1": "7", "penalties-3": "9"}
+    wrong = {**hand, "close": "NORMALE", "penalties-2": "4"}
+    for lang, message in (
+        ("it", "Punti rimasti in mano: chi chiude scrive dei punti solo se chiude con due carte"),
+        ("en", "Points left in hand: whoever closes enters points only when closing with two"),
+    ):
+        response = _post(segretario_client, ramino, wrong, lang)
+        assert response.status_code == 422 and message in _text(response)
+    missing = _post(segretario_client, ramino, {**hand, "close": "DUE_CARTE"}, "en")
+    assert missing.status_code == 422
+    assert "whoever closes with two cards enters their points (2 to 5)" in _text(missing)
+    assert Smazzata.objects.filter(turno=ramino).count() == 1
+    done = _post(segretario_client, ramino, {**hand, "close": "DUE_CARTE", "penalties-2": "4"})
+    assert done.status_code == 302
+    stored = Smazzata.objects.get(turno=ramino, number=2)
+    totals = {r.player.name: r.points for r in stored.results.all()}
+    # Carla +4 (her two cards), Anna +20, Bruno +7, Dario +9
+    assert totals == {"Anna": 20, "Bruno": 7, "Carla": 4, "Dario": 9}
+    # corrected from the screen, her input holds the two cards again
+    form = segretario_client.get(
+        reverse("scoring:turno_live", args=[ramino.pk]) + "?correggi=2"
+    ).content.decode()
+    assert 'name="penalties-2" value="4"' in form
+
+
+def test_a_bad_ramino_deal_in_english_under_english_headings(segretario_client, ramino):
+    bad = {"closer": "Carla", "close": "NORMALE", "penalties-0": "200", "penalties-1": "7"}
+    response = _post(segretario_client, ramino, bad, "en")
+    assert response.status_code == 422
+    text = _text(response)
+    assert "Points left in hand: 200 for Anna, but ten cards are worth 0 to 104." in text
+    assert "Points left in hand: enter the points of Dario." in text
+    assert "dieci carte" not in text and "scrivere i punti" not in text
