@@ -251,8 +251,7 @@ def test_a_trump_for_an_asta_without_one_is_refused(mode):
         (
             "TRUMP",
             "trump",
-            "Briscola: l'asta negativa o non giocata si gioca senza briscola: "
-            "lasciare la briscola vuota.",
+            "Briscola: l'asta negativa o non giocata si gioca senza briscola: scegliere «nessuna».",
         )
     ]
     positive = system.parse_entry(system.rules(), turno, {**data, "mode": "POSITIVE"})

@@ -65,6 +65,13 @@ class KingLedger(BaseSystem):
                     "required": True,
                 }
             )
+        # an asta that may be negative or unplayed has no trump: the form offers "none" (the
+        # choice it starts with), so that a trump clicked before the mode can be taken back
+        no_trump = (
+            [["", gettext_noop("nessuna: asta negativa o non giocata")]]
+            if any(m != "POSITIVE" for m in step.get("modes") or ())
+            else []
+        )
         if any(g in ("DICH", "RECUP", "ASTA") for g in games):
             fields.append(
                 {
@@ -72,7 +79,7 @@ class KingLedger(BaseSystem):
                     "kind": "choice",
                     "label": gettext_noop("Briscola"),
                     "help": gettext_noop("per la dichiarazione, la Récupération o l'asta positiva"),
-                    "choices": [[t, TRUMP_LABELS.get(t, t)] for t in step["trumps"]],
+                    "choices": no_trump + [[t, TRUMP_LABELS.get(t, t)] for t in step["trumps"]],
                 }
             )
         if step.get("blind"):
@@ -146,7 +153,7 @@ class KingLedger(BaseSystem):
                     "TRUMP",
                     gettext_noop(
                         "Briscola: l'asta negativa o non giocata si gioca senza briscola: "
-                        "lasciare la briscola vuota."
+                        "scegliere «nessuna»."
                     ),
                     {},
                     field="trump",
