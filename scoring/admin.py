@@ -40,10 +40,10 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules.caf import RuleSet, RuleSetError
+from scoring.rules.caf import RuleSetError
 from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.problems import RuleViolation
-from scoring.rules.systems import get_system, is_generic, systems
+from scoring.rules.systems import get_system, systems
 from scoring.services.season import (
     enrollment_add,
     enrollment_remove,
@@ -218,14 +218,12 @@ class SeasonAdminForm(forms.ModelForm):
         if rules is None:
             self.add_error("rules", gettext("Regolamento non valido: serve un oggetto JSON"))
             return data
-        untouched = rules == {} or (rules == default_ruleset_dict() and is_generic(system))
+        # {} or the field's initial value (the default game's table): the chosen game's defaults
+        untouched = rules == {} or rules == default_ruleset_dict()
         if not season.pk and untouched:
             rules = data["rules"] = system.default_rules()
         try:
-            if is_generic(system):
-                system.rules(rules)
-            else:
-                RuleSet.from_dict(rules)
+            system.rules(rules)
         except (
             RuleSetError,
             RuleViolation,
@@ -234,7 +232,12 @@ class SeasonAdminForm(forms.ModelForm):
             ValueError,
             KeyError,
         ) as exc:
-            self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": exc})
+            error = (
+                "; ".join(p.message for p in exc.problems)  # the game's words, not its codes
+                if isinstance(exc, RuleViolation)
+                else exc
+            )
+            self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": error})
             return data
         changed = season.pk and "rules" in self.changed_data
         if changed and season.closed_at is not None:

@@ -104,12 +104,12 @@ def whole(value: Any, places: int = 2) -> str:
     return number(d, 0 if d == d.to_integral_value() else places)
 
 
-def season_score(value: Any, *, generic: bool) -> str:
-    """A season's score: C.A.F.'s league points with two decimals (``15,00``), the other games'
-    whole points without (``916``)."""
+def season_score(value: Any, *, decimals: int) -> str:
+    """A season's score with the decimals its game declares (``season_score_decimals``):
+    C.A.F.'s league points ``15,00``; with none, whole points (``916``)."""
     if value is None or value == "":
         return DASH
-    return whole(value) if generic else number(Decimal(str(value)), 2)
+    return number(Decimal(str(value)), decimals) if decimals else whole(value)
 
 
 # a hyphen-minus that signs a number in a line of text: not inside a word, a date or a range

@@ -129,8 +129,7 @@ def season_table(season: Season) -> dict[str, str | list[int]]:
     """The table a season's game takes, from its rules: the player counts and the direction in
     which the seats are listed (the legend and the help of the new-turno form)."""
     system = season.system
-    rules = season.ruleset if not season.is_generic else season.game_rules
-    sizes = list(system.table_sizes(rules))
+    sizes = list(system.table_sizes(season.game_rules))
     clockwise = system.direction == "clockwise"
     direction = gettext("senso orario") if clockwise else gettext("senso antiorario")
     return {

@@ -22,7 +22,7 @@ from simple_history.models import HistoricalRecords
 from scoring.records import state_ids, state_names, state_player_ids
 from scoring.rules.caf import RuleSet, SeasonState
 from scoring.rules.caf.ruleset import SUIT_SYMBOLS, default_ruleset_dict
-from scoring.rules.systems import GameSystem, get_system, is_generic
+from scoring.rules.systems import DEFAULT_SYSTEM, GameSystem, get_system
 from scoring.rules.text import TextError, clean_text
 
 POINTS = {"max_digits": 8, "decimal_places": 2}
@@ -84,7 +84,9 @@ class Season(UserTexts, models.Model):
     user_texts = {"name": True}
 
     name = models.CharField(_("stagione"), max_length=40, unique=True)
-    ruleset_code = models.CharField(_("regolamento di partenza"), max_length=20, default="caf")
+    ruleset_code = models.CharField(
+        _("regolamento di partenza"), max_length=20, default=DEFAULT_SYSTEM
+    )
     rules = models.JSONField(_("regolamento"), default=default_ruleset_dict)
     is_current = models.BooleanField(_("stagione corrente"), default=False)
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
@@ -172,7 +174,7 @@ class Season(UserTexts, models.Model):
     @property
     def is_generic(self) -> bool:
         """Kept by the generic ledger (records per smazzata) rather than C.A.F.'s own tables."""
-        return is_generic(self.system)
+        return self.system.generic_ledger
 
     @cached_property
     def game_rules(self) -> Any:

@@ -326,7 +326,7 @@ def member_history(player: Player, *, published_only: bool = False) -> MemberHis
     total: dict[str, int] = defaultdict(int)
     for m in rows.values():
         s = m.season
-        if not s.is_generic:
+        if s.system.series_ladder:
             carried = s.start_series.get(str(player.pk)) if s.series_origin == "carried" else None
             m.start_series = carried or s.ruleset.start_series
             if not m.path and m.end_series:

@@ -31,7 +31,7 @@ from scoring import formatting
 from scoring.models import Giornata, Penalita, Season, Smazzata, Turno
 from scoring.problem_text import engine_text
 from scoring.rules.caf import progress_of, score_turno
-from scoring.rules.systems import get_system, is_generic
+from scoring.rules.systems import get_system
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_classifica, game_record, game_turni
 from scoring.verbale import classifica, game_label, verbale
@@ -348,6 +348,6 @@ def board(turni: QuerySet[Turno]) -> Board:
 
 def _kinds(turni: QuerySet[Turno]) -> list[tuple[int, bool]]:
     return [
-        (pk, is_generic(get_system(code)))
+        (pk, get_system(code).generic_ledger)
         for pk, code in turni.values_list("pk", "season__ruleset_code")
     ]

@@ -30,6 +30,9 @@ from .calendar import Calendar, calendar_of
 from .numbers import is_typed_int
 from .problems import Problem, RuleViolation
 
+# The game of a season or a document that names none (the club's own).
+DEFAULT_SYSTEM = "caf"
+
 # The packages that register a game system when imported; the only place naming them.
 SYSTEM_MODULES: tuple[str, ...] = (
     "scoring.rules.caf.system",
@@ -204,6 +207,8 @@ class BaseSystem:
     takes_sanctions: bool = False
     #: a ladder of series (A, B, ...) that a turno's places move players along
     series_ladder: bool = False
+    #: titles won at a turno (Scudetto, Coppa dei Campioni...) that the Albo d'oro lists
+    awards_titles: bool = False
     #: each giornata's standing depends on the one before (series, absences, a late joiner's
     #: lowest score): a close or reopen recomputes from the changed giornata on
     giornata_chained: bool = False
@@ -217,6 +222,9 @@ class BaseSystem:
     #: a deal's points and the running totals count against a player (Ramino: the points left
     #: in hand, 101 puts him out): printed as plain figures, never with "+" nor as a gain
     points_are_penalties: bool = False
+    #: the decimals a season's score is printed with (C.A.F.'s league points ``15,00``); 0:
+    #: whole points (``916``), a fraction, if any, with two
+    season_score_decimals: int = 0
 
     def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
         """The calendar of a season's stored rule set (its ``calendar`` table, the dates a
@@ -332,7 +340,8 @@ def get_system(code: Any) -> GameSystem:
 
 def system_of_document(data: Any) -> GameSystem:
     """The system a ``kingclub/v1`` document names (``caf`` when it names none)."""
-    code = data.get("ruleset", "caf") if isinstance(data, Mapping) else "caf"
+    code = data.get("ruleset", DEFAULT_SYSTEM) if isinstance(data, Mapping) else DEFAULT_SYSTEM
     _load()
-    # An unknown code is C.A.F.'s parser's to report, as it always has been.
-    return _REGISTRY.get(code, _REGISTRY["caf"]) if isinstance(code, str) else _REGISTRY["caf"]
+    # An unknown code is the default system's parser's to report, as it always has been.
+    fallback = _REGISTRY[DEFAULT_SYSTEM]
+    return _REGISTRY.get(code, fallback) if isinstance(code, str) else fallback

@@ -41,11 +41,11 @@ from scoring.models import (
     Turno,
 )
 from scoring.records import record_names, record_seats, state_ids, state_names
-from scoring.rules.caf import RuleSet, RuleSetError, score_turno
+from scoring.rules.caf import score_turno
 from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
 from scoring.rules.caf.ruleset import json_strings
 from scoring.rules.problems import Problem, RuleViolation
-from scoring.rules.systems import is_generic, systems
+from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
@@ -162,7 +162,7 @@ class _NamesOut:
 
     def _tables(self) -> dict[int, tuple[Any, dict[int, str]]]:
         if self._seats is None:
-            codes = [s.code for s in systems() if is_generic(s)]
+            codes = [s.code for s in systems() if s.player_fields]
             systems_of = {s.code: s for s in systems()}
             found: dict[int, tuple[Any, dict[int, str]]] = {}
             for turno_id, code, position, name in Seat.objects.filter(
@@ -234,7 +234,7 @@ def _keys_in(tables: list[_Table]) -> None:
     spk = season_code[0].fields.index(Season._meta.pk)
     code_of = {r[spk]: r[season_code[1]] for r in season_code[0].rows}
     tpk = turno_season[0].fields.index(Turno._meta.pk)
-    systems_of = {s.code: s for s in systems() if is_generic(s)}
+    systems_of = {s.code: s for s in systems() if s.player_fields}
     system_of = {
         r[tpk]: systems_of.get(code_of.get(r[turno_season[1]])) for r in turno_season[0].rows
     }
@@ -359,17 +359,15 @@ def _check_rules(value: Any) -> None:
     :func:`_verify_with_engine`)."""
     if not isinstance(value, dict):
         raise ValueError("il regolamento deve essere un oggetto JSON")
-    try:
-        RuleSet.from_dict(value)
-    except RuleSetError as exc:
-        for system in systems():
-            if is_generic(system):
-                try:
-                    system.rules(value)
-                except RuleViolation:
-                    continue
-                return
-        raise ValueError(f"regolamento non valido: {exc}") from None
+    refused: list[str] = []
+    for system in systems():
+        try:
+            system.rules(value)
+        except RuleViolation as exc:
+            refused.append("; ".join(p.message for p in exc.problems))
+            continue
+        return
+    raise ValueError(f"nessun gioco accetta il regolamento ({refused[0]})")
 
 
 def _check_state(value: Any) -> None:

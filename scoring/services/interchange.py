@@ -39,7 +39,7 @@ from scoring.rules.caf.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.caf.ruleset import RuleSet
 from scoring.rules.caf.turno import score_turno
 from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
-from scoring.rules.systems import is_generic, system_of_document
+from scoring.rules.systems import system_of_document
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import ids_by_name, insert_rows, pks_by
 from scoring.services.games import game_season_export_stream, game_season_import
@@ -107,7 +107,7 @@ TurniSource = Callable[[], Iterable[Any]]
 
 def season_import(*, data: Any, user=None, current: bool | None = None) -> Season:
     """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named)."""
-    if isinstance(data, dict) and is_generic(system_of_document(data)):
+    if isinstance(data, dict) and system_of_document(data).generic_ledger:
         return game_season_import(data=data, user=user, current=bool(current))
     if not isinstance(data, dict):
         raise RuleViolation([NOT_AN_OBJECT])
@@ -130,7 +130,7 @@ def season_import_file(
     try:
         document = DocumentFile(path, Limits.of(max_bytes=limit))
         header = document.header()
-        if is_generic(system_of_document(header)):
+        if system_of_document(header).generic_ledger:
             return season_import(data=loads(path.read_bytes()), user=user, current=current)
         return season_import_stream(
             header=header,

@@ -29,13 +29,12 @@ from scoring.models import (
     TitleAward,
     Turno,
 )
-from scoring.rules.caf import RuleSet, RuleSetError, TableResult, play_giornate, rank_classifica
 from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
-from scoring.rules.caf.ruleset import default_ruleset_dict, get_ruleset
+from scoring.rules.caf import TableResult, play_giornate, rank_classifica
 from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.rules.problems import Problem, RuleViolation
-from scoring.rules.systems import get_system, is_generic
+from scoring.rules.systems import DEFAULT_SYSTEM, get_system
 from scoring.rules.text import user_text
 from scoring.selectors import season_start_state, standings_aggregate
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
@@ -45,7 +44,11 @@ from scoring.services.locks import season_lock, season_require_open
 
 @transaction.atomic
 def season_create(
-    *, name: str, ruleset_code: str = "caf", rules: dict | None = None, current: bool = True
+    *,
+    name: str,
+    ruleset_code: str = DEFAULT_SYSTEM,
+    rules: dict | None = None,
+    current: bool = True,
 ) -> Season:
     """A new season with a copy of the rule set (the club may edit it before the first close)."""
     name = user_text(
@@ -59,30 +62,13 @@ def season_create(
     if Season.objects.filter(name=name).exists():
         raise RuleViolation([Problem("SEASON_EXISTS", f"la stagione {name} esiste già")])
     system = get_system(ruleset_code)  # RuleViolation RULESET for an unknown game
-    if is_generic(system):  # the system's own rule table, checked by the system
-        rules = dict(system.default_rules()) if rules is None else rules
-        system.rules(rules)
-    elif rules is None:
-        try:
-            rules = get_ruleset(ruleset_code).to_dict()
-        except RuleSetError:
-            rules = default_ruleset_dict()
-    else:
-        _validate_rules(rules)
+    rules = dict(system.default_rules()) if rules is None else rules
+    system.rules(rules)  # the game's own checks (RuleViolation naming every key)
     if current:
         Season.objects.filter(is_current=True).update(is_current=False)
     return Season.objects.create(
         name=name, ruleset_code=ruleset_code, rules=rules, is_current=current
     )
-
-
-def _validate_rules(rules: dict) -> RuleSet:
-    try:
-        return RuleSet.from_dict(rules)
-    except RuleSetError as exc:
-        raise RuleViolation(
-            [Problem("RULESET_INVALID", f"regolamento non valido: {exc}")]
-        ) from None
 
 
 @transaction.atomic
@@ -91,10 +77,7 @@ def season_rules_update(
 ) -> Season:
     """Edit the season's rule set: free before the first close; afterwards only with an
     explicit recompute, recorded in the audit trail (SPEC §9)."""
-    if season.is_generic:
-        season.system.rules(rules)  # the game's own checks (RuleViolation naming every key)
-    else:
-        _validate_rules(rules)
+    season.system.rules(rules)  # the game's own checks (RuleViolation naming every key)
     reason = user_text(reason, field="reason", label="motivo", max_length=2000, required=False)
     season = Season.objects.select_for_update().get(pk=season.pk)
     season_require_open(season)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from scoring.models import Season, SeasonEvent, Standing, Turno
 from scoring.rules.problems import Problem, RuleViolation
-from scoring.rules.systems import get_system, is_generic
+from scoring.rules.systems import DEFAULT_SYSTEM, get_system
 from scoring.rules.text import user_text
 from scoring.selectors import CARRIED, season_start_state
 from scoring.services.locks import season_lock
@@ -99,7 +99,7 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
 def season_new(
     *,
     name: str,
-    ruleset_code: str = "caf",
+    ruleset_code: str = DEFAULT_SYSTEM,
     series_origin: str = RESET,
     source: Season | int | None = None,
     current: bool = True,
@@ -138,7 +138,7 @@ def season_new(
                 "stagione chiusa",
                 field="source",
             )
-        if src.is_generic or is_generic(get_system(ruleset_code)):
+        if not (src.system.series_ladder and get_system(ruleset_code).series_ladder):
             raise _fail(
                 "SERIES_NOT_IN_GAME",
                 "solo il King C.A.F. ha la scala delle serie: per questo gioco scegliere "
@@ -148,10 +148,8 @@ def season_new(
         if ruleset_code == src.ruleset_code:
             rules = dict(src.rules)
         start = final_series(src)
-    if rule_edits:  # the options chosen on the form (a generic game's ``rule_options``)
-        system = get_system(ruleset_code)
-        if is_generic(system):
-            rules = {**(rules or system.default_rules()), **rule_edits}
+    if rule_edits:  # the options chosen on the form (the game's ``rule_options``)
+        rules = {**(rules or get_system(ruleset_code).default_rules()), **rule_edits}
     season = season_create(name=name, ruleset_code=ruleset_code, rules=rules, current=current)
     season.series_origin = series_origin
     season.series_source = src

@@ -239,10 +239,10 @@ def whole(value: Any) -> str:
 
 
 @register.filter
-def season_score(value: Any, generic: bool = False) -> str:
-    """``{{ st.score|season_score:season.is_generic }}``: C.A.F.'s league points ``15,00``, the
-    other games' whole points ``916``."""
-    return formatting.season_score(value, generic=bool(generic))
+def season_score(value: Any, season: Any) -> str:
+    """``{{ st.score|season_score:season }}``: a season's score with the decimals its game
+    declares (C.A.F.'s league points ``15,00``, the other games' whole points ``916``)."""
+    return formatting.season_score(value, decimals=season.system.season_score_decimals)
 
 
 @register.filter

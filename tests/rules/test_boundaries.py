@@ -162,6 +162,26 @@ def test_a_system_is_kept_by_the_generic_ledger_unless_it_says_otherwise():
     assert is_generic(get_system("ramino-101")) is True
 
 
+def test_the_ladder_titles_and_score_decimals_are_declared_features():
+    from scoring.rules.systems import BaseSystem
+
+    base, caf_system, skat = BaseSystem(), get_system("caf"), get_system("skat-isko")
+    assert (base.series_ladder, base.awards_titles, base.season_score_decimals) == (False, False, 0)
+    assert (caf_system.series_ladder, caf_system.awards_titles) == (True, True)
+    assert caf_system.season_score_decimals == 2  # league points 15,00
+    assert (skat.series_ladder, skat.awards_titles, skat.season_score_decimals) == (False, False, 0)
+
+
+def test_caf_checks_its_whole_rule_table_as_every_system_does():
+    caf_system = get_system("caf")
+    assert caf_system.rules(caf_system.default_rules()) == caf()
+    assert caf_system.rules(None) == caf()
+    with pytest.raises(RuleViolation) as exc:
+        caf_system.rules({})  # a season stores the whole table: {} names no game
+    assert [(p.code, p.field) for p in exc.value.problems] == [("RULES", "rules")]
+    assert exc.value.problems[0].message.startswith("regolamento, ")
+
+
 def test_a_rule_set_needs_both_negative_and_positive_games():
     d = default_ruleset_dict()
     positives = [c for c, g in d["games"].items() if g["phase"] == "positive"]

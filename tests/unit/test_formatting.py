@@ -33,8 +33,8 @@ def test_whole_points_have_no_trailing_zeros():
     with translation.override("it"):
         assert formatting.whole(Decimal("916.00")) == "916"
         assert formatting.whole(Decimal("-15.25")) == "−15,25"
-        assert formatting.season_score(Decimal("916.00"), generic=True) == "916"
-        assert formatting.season_score(Decimal("15.00"), generic=False) == "15,00"
+        assert formatting.season_score(Decimal("916.00"), decimals=0) == "916"
+        assert formatting.season_score(Decimal("15.00"), decimals=2) == "15,00"
 
 
 def test_text_gets_a_true_minus_before_numbers_only():

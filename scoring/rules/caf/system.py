@@ -16,7 +16,7 @@ from ..problems import Problem, RuleViolation
 from ..systems import BaseSystem, register
 from . import interchange
 from .records import TurnoRecord
-from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf, default_ruleset_dict
+from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf
 from .simulator import simulate_turno
 from .turno import check_smazzata, progress_of, rank
 from .turno import score_turno as score_caf_turno
@@ -44,22 +44,26 @@ class CafSystem(BaseSystem):
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
     takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)
     series_ladder = True  # Serie A, B, ... (SPEC §7)
+    awards_titles = True  # Scudetto, Coppa dei Campioni, Intercontinentale (SPEC §7)
     giornata_chained = True  # series, absences and a late joiner's lowest score (SPEC §8)
+    season_score_decimals = 2  # league points: 15,00 (SPEC §8.3)
     direction = "counterclockwise"  # SPEC §3.1
 
     def table_sizes(self, rules: RuleSet) -> tuple[int, ...]:
         return tuple(range(rules.min_players, rules.max_players + 1))
 
     def default_rules(self) -> dict[str, Any]:
-        return default_ruleset_dict()
+        return caf().to_dict()  # every key written out, as a season stores it
 
     def rules(self, edits: Mapping[str, Any] | None = None) -> RuleSet:
-        if not edits:
+        """C.A.F.'s rule set; a season stores the whole table, so ``edits`` is one (``{}``
+        names no deck nor game and is refused)."""
+        if edits is None:
             return caf()
         try:
             return RuleSet.from_dict(dict(edits))
         except RuleSetError as exc:
-            raise RuleViolation([Problem("RULESET", f"regolamento non valido: {exc}")]) from None
+            raise RuleViolation([Problem("RULES", f"regolamento, {exc}", field="rules")]) from None
 
     def next_step(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, Any]:
         progress = progress_of(rules, _turno_record(turno))
