@@ -235,8 +235,10 @@ class SeasonAdminForm(forms.ModelForm):
             error = (
                 "; ".join(p.message for p in exc.problems)  # the game's words, not its codes
                 if isinstance(exc, RuleViolation)
-                else exc
+                else str(exc)
             )
+            if error.startswith("regolamento non valido: "):  # C.A.F.'s says it already
+                error = error.removeprefix("regolamento non valido: ")
             self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": error})
             return data
         changed = season.pk and "rules" in self.changed_data
