@@ -40,9 +40,10 @@ def localized(problem: Problem) -> Problem:
     """``problem`` with its message in the active language."""
     if problem.template:
         params = dict(problem.params or {})
-        if isinstance(params.get("label"), str):
-            params["label"] = gettext(params["label"])
+        label = params.get("label")
         params = {k: _said(v) if isinstance(v, Said) else v for k, v in params.items()}
+        if isinstance(label, str) and not isinstance(label, Said):
+            params["label"] = gettext(label)
         try:
             return replace(problem, message=gettext(problem.template) % params)
         except (KeyError, TypeError, ValueError):  # a translation that lost a value: Italian

@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .calendar import Calendar, calendar_of
 from .numbers import is_typed_int
-from .problems import Problem, RuleViolation
+from .problems import Problem, RuleViolation, gettext_noop
 
 # The game of a season or a document that names none (the club's own).
 DEFAULT_SYSTEM = "caf"
@@ -285,7 +285,12 @@ def posted_int(
     if is_typed_int(text, signed=True):
         return int(text)
     problems.append(
-        Problem("FIELD_TYPE", f"{what}: {text!r} non è un numero intero", player=player)
+        Problem.said(
+            "FIELD_TYPE",
+            gettext_noop("%(label)s: «%(text)s» non è un numero intero."),
+            {"label": what, "text": text},
+            player=player,
+        )
     )
     return None
 

@@ -239,3 +239,60 @@ def test_a_bad_ramino_deal_in_english_under_english_headings(segretario_client, 
     assert "Points left in hand: 200 for Anna, but ten cards are worth 0 to 104." in text
     assert "Points left in hand: enter the points of Dario." in text
     assert "dieci carte" not in text and "scrivere i punti" not in text
+
+
+# -- every game's bad deal in English under English headings -----------------------------------
+BAD = [
+    (
+        "skat-isko",
+        NAMES[:3],
+        {
+            "declarer": "Bruno",
+            "game": "GRAND",
+            "bid": "19",
+            "with": "1",
+            "matadors": "2",
+            "declarer_points": "70",
+            "declarer_tricks": "6",
+            "schneider_announced": "1",
+        },
+        [
+            "Bid: 19 is not a valid bid (18, 20, 22, 23, 24, 27 … 264).",
+            "Hand (without the skat): Schneider announced only without taking up the skat.",
+        ],
+        [
+            "Dichiarazione (licitazione): 19 non è una dichiarazione valida (18, 20, 22, 23, 24, "
+            "27 … 264).",
+            "Mano (senza skat): Schneider annunciato solo senza prendere lo skat.",
+        ],
+    ),
+    (
+        "king-classico",
+        NAMES,
+        {"game": "NF", "result-0": "5", "result-1": "5", "result-2": "1", "result-3": "x"},
+        ["Count of Dario: “x” is not a whole number."],
+        ["Conteggio di Dario: «x» non è un numero intero."],
+    ),
+    (
+        "king-internazionale",
+        NAMES,
+        {"game": "NF", "result-0": "5", "result-1": "5", "result-2": "1", "result-3": "1"},
+        ["Count: in No tricks the counts add up to 12, they must add up to 13."],
+        ["Conteggio: in Non fare mani i conteggi fanno 12, devono fare 13."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "players", "data", "english", "italian"), BAD)
+def test_a_bad_deal_in_english_and_italian(
+    segretario_client, members, code, players, data, english, italian
+):
+    turno = _start(code, players, players[0])
+    url = reverse("scoring:game_smazzata", args=[turno.pk])
+    for lang, messages in (("en", english), ("it", italian)):
+        response = segretario_client.post(url, {"numero": "1", **data}, HTTP_ACCEPT_LANGUAGE=lang)
+        assert response.status_code == 422
+        text = _text(response)
+        for message in messages:
+            assert message in text
+    assert not Smazzata.objects.filter(turno=turno).exists()

@@ -147,7 +147,7 @@ def test_invalid_input_shows_the_engines_message_and_stores_nothing(segretario_c
     assert "Valore" not in t
     r = preview(segretario_client, lista, **{**GRAND_HAND, "matadors": "tre"})
     assert r.status_code == 200
-    assert "Matadori (con/senza): 'tre' non è un numero intero" in text(r)
+    assert "Matadori (con/senza): «tre» non è un numero intero." in text(r)
     for hostile in ("²", "9" * 5000, "-3", "121"):  # never a 500, never a note
         r = preview(segretario_client, lista, **{**GRAND_HAND, "declarer_points": hostile})
         assert r.status_code == 200
@@ -368,8 +368,8 @@ def test_at_four_the_dealer_who_sits_out_cannot_declare(segretario_client, seaso
     r = preview(segretario_client, turno, **{**GRAND_HAND, "declarer": "Dario"})
     assert r.status_code == 200
     assert (
-        "Dichiarante: Dario è il mazziere di questo gioco: a quattro giocatori sta fuori e non "
-        "può essere il solista" in text(r)
+        "Dichiarante: Dario è il mazziere di questo gioco; a quattro giocatori sta fuori e non "
+        "può essere il solista." in text(r)
     )
 
 

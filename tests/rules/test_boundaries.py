@@ -150,7 +150,7 @@ def test_an_empty_entry_field_is_no_number_and_no_problem():
     assert posted_int(" 61 ", "punti", problems) == 61
     assert posted_int("6a", "punti", problems, player="Anna") is None
     assert [(p.code, p.message, p.player) for p in problems] == [
-        ("FIELD_TYPE", "punti: '6a' non è un numero intero", "Anna")
+        ("FIELD_TYPE", "punti: «6a» non è un numero intero.", "Anna")
     ]
 
 

@@ -68,8 +68,8 @@ def test_posted_int_reports_the_field():
     assert posted_int("٢٧", "conteggio di Anna", problems, "Anna") is None
     assert posted_int("-4", "punti", problems) == -4
     assert [(p.code, p.message, p.player) for p in problems] == [
-        ("FIELD_TYPE", "prezzo della vendita: '1_1_3' non è un numero intero", None),
-        ("FIELD_TYPE", "conteggio di Anna: '٢٧' non è un numero intero", "Anna"),
+        ("FIELD_TYPE", "prezzo della vendita: «1_1_3» non è un numero intero.", None),
+        ("FIELD_TYPE", "conteggio di Anna: «٢٧» non è un numero intero.", "Anna"),
     ]
 
 

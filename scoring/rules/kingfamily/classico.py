@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..problems import Said, gettext_noop
 from .contracts import NAMES
 from .records import (
     Checked,
@@ -54,9 +55,21 @@ class Classico:
         if game is None:
             return Checked(None, slot.chooser, None, c.problems)
         if game not in rules["games"]:
-            c.add("GAME_NOT_IN_RULESET", f"{NAMES[game]} non è nel programma della stagione")
+            c.add(
+                "GAME_NOT_IN_RULESET",
+                gettext_noop("Contratto: %(game)s non è nel programma della stagione."),
+                fld="game",
+                game=Said(NAMES[game]),
+            )
         elif game not in slot.games:
-            c.add("GAME_REPEATED", f"{slot.dealer} ha già scelto {NAMES[game]}", slot.dealer)
+            c.add(
+                "GAME_REPEATED",
+                gettext_noop("Contratto: %(player)s ha già scelto %(game)s."),
+                slot.dealer,
+                "game",
+                player=slot.dealer,
+                game=Said(NAMES[game]),
+            )
         is_dich = game == "DICH"
         c.keys(raw, ("sale", "trump", "blind") if is_dich else (), game)
         counts = c.result(rules, players, game, raw)
@@ -67,12 +80,21 @@ class Classico:
             if blind is None:
                 blind = False
             elif not isinstance(blind, bool):
-                c.add("FIELD_TYPE", "blind deve essere true o false", fld="blind")
+                c.add("FIELD_TYPE", gettext_noop("Al buio: deve essere sì o no."), fld="blind")
                 blind = False
             elif blind and not rules["blind_allowed"]:
-                c.add("BLIND_NOT_ALLOWED", "la dichiarazione al buio non è ammessa", slot.dealer)
+                c.add(
+                    "BLIND_NOT_ALLOWED",
+                    gettext_noop("Al buio: la dichiarazione al buio non è ammessa."),
+                    slot.dealer,
+                    "blind",
+                )
             if blind and raw.get("sale") is not None:
-                c.add("SALE_NOT_ALLOWED", "una dichiarazione al buio non si vende", fld="sale")
+                c.add(
+                    "SALE_NOT_ALLOWED",
+                    gettext_noop("Vendita: una dichiarazione al buio non si vende."),
+                    fld="sale",
+                )
             else:
                 _, sale = c.sale(raw, players, slot.dealer, "tricks")
                 sale = c.tricks_price(sale, rules.deck(len(players)).tricks)

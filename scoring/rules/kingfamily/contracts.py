@@ -40,6 +40,13 @@ NAMES = {
     "RECUP": gettext_noop("Récupération"),
 }
 
+# the asta's modes (§B.4), as the form names them
+MODE_NAMES = {
+    "POSITIVE": gettext_noop("positiva"),
+    "NEGATIVE": gettext_noop("negativa"),
+    "UNPLAYED": gettext_noop("non giocata"),
+}
+
 
 @dataclass(frozen=True)
 class Contract:

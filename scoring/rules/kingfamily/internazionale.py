@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .contracts import NAMES
+from ..problems import Said, gettext_noop
+from .contracts import MODE_NAMES, NAMES
 from .records import (
     Checked,
     Checker,
@@ -69,7 +70,14 @@ class Internazionale:
         if game is None:
             return Checked(None, slot.chooser, None, c.problems)
         if game != slot.games[0]:
-            c.add("GAME_ORDER", f"la smazzata {slot.number} è {NAMES[slot.games[0]]}, non {game}")
+            c.add(
+                "GAME_ORDER",
+                gettext_noop("Contratto: la smazzata %(n)s è %(expected)s, non %(game)s."),
+                fld="game",
+                n=slot.number,
+                expected=Said(NAMES[slot.games[0]]),
+                game=Said(NAMES.get(game, game)),
+            )
         if game != "ASTA":
             c.keys(raw, (), game)
             counts = c.result(rules, players, game, raw)
@@ -78,12 +86,32 @@ class Internazionale:
         mode = raw.get("mode")
         banditore = slot.dealer
         if mode not in MODES:
-            c.add("MODE", f"modo dell'asta non valido: {mode!r} (POSITIVE, NEGATIVE, UNPLAYED)")
+            if mode is None or mode == "":
+                c.add(
+                    "MODE",
+                    gettext_noop("Asta: scegliere positiva, negativa o non giocata."),
+                    fld="mode",
+                )
+            else:
+                c.add(
+                    "MODE",
+                    gettext_noop("Asta: «%(value)s» non è un modo dell'asta."),
+                    fld="mode",
+                    value=str(mode),
+                )
             return Checked(game, banditore, None, c.problems)
         if mode == "UNPLAYED":
             extra = [k for k in ("result", "trump", "sale") if raw.get(k) is not None]
             if extra:
-                c.add("UNPLAYED_DATA", f"un'asta non giocata non registra {', '.join(extra)}")
+                c.add(
+                    "UNPLAYED_DATA",
+                    gettext_noop(
+                        "Asta: un'asta non giocata non registra conteggi, briscola né vendita "
+                        "(c'è: %(fields)s)."
+                    ),
+                    fld="mode",
+                    fields=", ".join(extra),
+                )
             deal = None if c.problems else Deal(game, None, mode=mode)
             return Checked(game, banditore, deal, c.problems)
         counts = c.result(rules, players, game, raw)
@@ -93,12 +121,23 @@ class Internazionale:
             if sale.price not in offers(rules):
                 c.add(
                     "SALE_PRICE",
-                    f"offerta non valida: {sale.price} (da +1 a +{rules['max_plus']}, "
-                    f"o da −1 a −{rules['max_minus']})",
+                    gettext_noop(
+                        "Offerta accettata: %(value)s non va bene (da +1 a +%(plus)s, o da −1 a "
+                        "−%(minus)s)."
+                    ),
                     fld="sale",
+                    value=f"{sale.price:+d}",
+                    plus=rules["max_plus"],
+                    minus=rules["max_minus"],
                 )
             elif (sale.price > 0) != (mode == "POSITIVE"):
-                c.add("MODE", f"l'offerta {sale.price:+d} contraddice il modo {mode}", fld="mode")
+                c.add(
+                    "MODE",
+                    gettext_noop("Asta: l'offerta %(offer)s contraddice il modo %(mode)s."),
+                    fld="mode",
+                    offer=f"{sale.price:+d}",
+                    mode=Said(MODE_NAMES.get(mode, mode)),
+                )
         chooser = sale.buyer if sale else banditore
         deal = None if c.problems else Deal(game, counts, trump, mode=mode, sale=sale)
         return Checked(game, chooser, deal, c.problems)

@@ -9,7 +9,7 @@ from typing import Any
 from ..problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from ..systems import BaseSystem, posted_int
 from . import turno as engine
-from .contracts import NAMES
+from .contracts import MODE_NAMES, NAMES
 from .rules import KingRules
 
 TRUMP_LABELS = {
@@ -19,11 +19,7 @@ TRUMP_LABELS = {
     "C": gettext_noop("♣ fiori"),
     "NT": gettext_noop("senza"),
 }
-MODE_LABELS = {
-    "POSITIVE": gettext_noop("positiva"),
-    "NEGATIVE": gettext_noop("negativa"),
-    "UNPLAYED": gettext_noop("non giocata"),
-}
+MODE_LABELS = MODE_NAMES
 
 
 class KingLedger(BaseSystem):
@@ -163,13 +159,14 @@ class KingLedger(BaseSystem):
             record["blind"] = True
         buyer = str(data.get("buyer") or "").strip() or None
         if buyer:
-            price = posted_int(data.get("price"), "prezzo della vendita", problems)
+            price = posted_int(data.get("price"), gettext_noop("Prezzo della vendita"), problems)
             key = "offer" if step.get("offers") else "tricks"
             record["sale"] = {"buyer": buyer, key: price}
         if mode != "UNPLAYED":
             result = {}
             for i, p in enumerate(players):
-                value = posted_int(data.get(f"result-{i}"), f"conteggio di {p}", problems, p)
+                what = said(gettext_noop("Conteggio di %(player)s"), player=p)
+                value = posted_int(data.get(f"result-{i}"), what, problems, p)
                 if value is not None:
                     result[p] = value
             record["result"] = result

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..problems import Said, gettext_noop
 from .contracts import NAMES
 from .records import (
     Checked,
@@ -96,22 +97,45 @@ class LeKing:
             return Checked(None, slot.chooser, None, c.problems)
         free = rules["order"] == "FREE"
         if not free and game != slot.games[0]:
-            c.add("GAME_ORDER", f"la smazzata {slot.number} è {NAMES[slot.games[0]]}, non {game}")
+            c.add(
+                "GAME_ORDER",
+                gettext_noop("Contratto: la smazzata %(n)s è %(expected)s, non %(game)s."),
+                fld="game",
+                n=slot.number,
+                expected=Said(NAMES[slot.games[0]]),
+                game=Said(NAMES.get(game, game)),
+            )
         if free and game not in slot.games:
-            c.add("GAME_REPEATED", f"{NAMES[game]} è già stato giocato tutte le volte previste")
+            c.add(
+                "GAME_REPEATED",
+                gettext_noop("Contratto: %(game)s è già stato giocato tutte le volte previste."),
+                fld="game",
+                game=Said(NAMES[game]),
+            )
         allowed = ("sale",) + (("trump",) if game == RECUP else ()) + (("last",) * (game == "NU2"))
         c.keys(raw, allowed, game)
         counts = c.result(rules, players, game, raw)
         trump = c.trump(raw, required=True) if game == RECUP else None
         main, sale = slot.chooser or seat_after(players, slot.dealer), None
         if not free and game != RECUP and raw.get("sale") is not None:
-            c.add("SALE_NOT_ALLOWED", f"{NAMES[game]}: non c'è niente da vendere", fld="sale")
+            c.add(
+                "SALE_NOT_ALLOWED",
+                gettext_noop("Vendita: in %(game)s non c'è niente da vendere."),
+                fld="sale",
+                game=Said(NAMES[game]),
+            )
         else:
             _, sale = c.sale(raw, players, main, "tricks")
             sale = c.tricks_price(sale, rules.deck(len(players)).tricks)
         chooser = sale.buyer if sale else main
         if free and game == RECUP and chooser not in slot.recup_takers:
-            c.add("RECUP_TWICE", f"{chooser} ha già scelto una Récupération", chooser, "game")
+            c.add(
+                "RECUP_TWICE",
+                gettext_noop("Contratto: %(player)s ha già scelto una Récupération."),
+                chooser,
+                "game",
+                player=chooser,
+            )
         last = self._last(c, rules, players, game, raw, counts)
         deal = None if c.problems else Deal(game, counts, trump, sale=sale, last=last)
         return Checked(game, chooser if (free or game == RECUP) else None, deal, c.problems)
@@ -129,13 +153,27 @@ class LeKing:
             return None
         last = raw.get("last")
         if last is not None and not isinstance(last, str):
-            c.add("FIELD_TYPE", "last deve essere il nome di un giocatore", fld="last")
+            c.add(
+                "FIELD_TYPE",
+                gettext_noop("Deux der: serve il nome di un giocatore."),
+                fld="last",
+            )
             return None
         second, final = rules["nu2_points"]
         if last is None and second != final:
-            c.add("NU2_LAST", "manca chi ha fatto l'ultima presa (last)", fld="last")
+            c.add(
+                "NU2_LAST",
+                gettext_noop("Deux der: scegliere chi ha fatto l'ultima presa."),
+                fld="last",
+            )
         elif last is not None and counts is not None and counts.get(last, 0) == 0:
-            c.add("NU2_LAST", f"{last} non ha fatto nessuna delle ultime due prese", last, "last")
+            c.add(
+                "NU2_LAST",
+                gettext_noop("Deux der: %(player)s non ha fatto nessuna delle ultime due prese."),
+                last,
+                "last",
+                player=last,
+            )
         return last
 
     def score(self, rules: KingRules, players: Sequence[str], slot: Slot, deal: Deal) -> Scored:

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..problems import Problem, gettext_noop
+from ..problems import Problem, Said, gettext_noop
 from .contracts import CARDS_LEFT, CONTRACTS, NAMES
 from .rules import TRUMPS, KingRules
 
@@ -121,14 +121,23 @@ class Checker:
         self.problems: list[Problem] = []
 
     def add(
-        self, code: str, message: str, player: str | None = None, fld: str | None = None
+        self,
+        code: str,
+        message: str,
+        who: str | None = None,
+        fld: str | None = None,
+        **params: Any,
     ) -> None:
-        self.problems.append(Problem(code, message, smazzata=self.number, player=player, field=fld))
+        """A problem of the smazzata; ``message`` a sentence marked with gettext_noop, its
+        values in ``params`` (translated by the frame)."""
+        self.problems.append(
+            Problem.said(code, message, params or None, smazzata=self.number, player=who, field=fld)
+        )
 
     def game(self, raw: Any, codes: Sequence[str]) -> str | None:
         """The recorded contract, or None (FIELD_TYPE / GAME_UNKNOWN reported)."""
         if not isinstance(raw, Mapping):
-            self.add("FIELD_TYPE", "la smazzata deve essere un oggetto")
+            self.add("FIELD_TYPE", gettext_noop("La smazzata deve essere un oggetto JSON."))
             return None
         game = raw.get("game")
         if not isinstance(game, str) or game not in codes:
@@ -155,7 +164,13 @@ class Checker:
                 continue
             if key in OPTIONAL_KEYS and value is None:
                 continue
-            self.add("FIELD_UNEXPECTED", f"{game} non registra {key!r}", fld=str(key))
+            self.add(
+                "FIELD_UNEXPECTED",
+                gettext_noop("%(game)s non registra «%(key)s»."),
+                fld=str(key),
+                game=Said(NAMES.get(game, game)),
+                key=str(key),
+            )
 
     def result(
         self, rules: KingRules, players: Sequence[str], game: str, raw: Mapping[str, Any]
@@ -163,14 +178,30 @@ class Checker:
         """The counts, checked against the contract (§0.2), or None when any is wrong."""
         result = raw.get("result")
         if not isinstance(result, Mapping):
-            self.add("RESULT_PLAYERS", "manca il risultato (un conteggio per giocatore)")
+            self.add(
+                "RESULT_PLAYERS",
+                gettext_noop("Conteggio: scrivere il conteggio di ogni giocatore."),
+                fld="result",
+            )
             return None
         for p in players:
             if p not in result:
-                self.add("RESULT_PLAYERS", f"manca il conteggio di {p}", p, "result")
+                self.add(
+                    "RESULT_PLAYERS",
+                    gettext_noop("Conteggio: scrivere il conteggio di %(player)s."),
+                    p,
+                    "result",
+                    player=p,
+                )
         for name in result:
             if name not in players:
-                self.add("RESULT_PLAYERS", f"{name} non siede a questo tavolo", name, "result")
+                self.add(
+                    "RESULT_PLAYERS",
+                    gettext_noop("Conteggio: %(player)s non siede a questo tavolo."),
+                    name,
+                    "result",
+                    player=name,
+                )
         if set(result) != set(players):
             return None
         contract = CONTRACTS[game]
@@ -181,15 +212,26 @@ class Checker:
             v = result[p]
             if not is_int(v) or v < 0:
                 self.add(
-                    "COUNT_TYPE", f"il conteggio di {p} deve essere un intero ≥ 0", p, "result"
+                    "COUNT_TYPE",
+                    gettext_noop("Conteggio: quello di %(player)s è un numero intero da 0 in su."),
+                    p,
+                    "result",
+                    player=p,
                 )
                 ok = False
             elif v > maximum:
                 self.add(
                     "COUNT_RANGE",
-                    f"{NAMES[game]}: {p} conta {v}, al massimo {maximum}",
+                    gettext_noop(
+                        "Conteggio: %(value)s per %(player)s, ma in %(game)s si conta al "
+                        "massimo %(max)s."
+                    ),
                     p,
                     "result",
+                    value=v,
+                    player=p,
+                    game=Said(NAMES[game]),
+                    max=maximum,
                 )
                 ok = False
         if not ok:
@@ -201,15 +243,24 @@ class Checker:
             if len(winners) != 1:
                 self.add(
                     "DOMINO_WINNER",
-                    f"Domino: deve esserci esattamente un giocatore senza carte ({len(winners)})",
+                    gettext_noop(
+                        "Conteggio: nel Domino esattamente un giocatore resta senza carte "
+                        "(sono %(n)s)."
+                    ),
                     fld="result",
+                    n=len(winners),
                 )
                 return None
         elif sum(counts.values()) != total:
             self.add(
                 "COUNT_SUM",
-                f"{NAMES[game]}: i conteggi fanno {sum(counts.values())}, devono fare {total}",
+                gettext_noop(
+                    "Conteggio: in %(game)s i conteggi fanno %(sum)s, devono fare %(total)s."
+                ),
                 fld="result",
+                game=Said(NAMES[game]),
+                sum=sum(counts.values()),
+                total=total,
             )
             return None
         return counts
@@ -217,10 +268,22 @@ class Checker:
     def trump(self, raw: Mapping[str, Any], required: bool) -> str | None:
         trump = raw.get("trump")
         if required and trump not in TRUMPS:
-            self.add("TRUMP", f"briscola non valida: {trump!r} (S, H, D, C o NT)", fld="trump")
+            if trump is None or trump == "":
+                self.add("TRUMP", gettext_noop("Briscola: scegliere la briscola."), fld="trump")
+            else:
+                self.add(
+                    "TRUMP",
+                    gettext_noop("Briscola: «%(value)s» non è una briscola (S, H, D, C o NT)."),
+                    fld="trump",
+                    value=str(trump),
+                )
             return None
         if not required and trump is not None:
-            self.add("TRUMP", "questo contratto si gioca senza briscola", fld="trump")
+            self.add(
+                "TRUMP",
+                gettext_noop("Briscola: questo contratto si gioca senza briscola."),
+                fld="trump",
+            )
             return None
         return trump
 
@@ -237,18 +300,32 @@ class Checker:
             or not isinstance(sale["buyer"], str)
             or not is_int(sale[price_key])
         ):
-            self.add("FIELD_TYPE", f"la vendita deve essere {{buyer, {price_key}}}", fld="sale")
+            self.add(
+                "FIELD_TYPE",
+                gettext_noop("Vendita: serve un oggetto {buyer, %(key)s}."),
+                fld="sale",
+                key=price_key,
+            )
             return False, None
         buyer = sale["buyer"]
         if buyer not in players or buyer == seller:
-            why = "non siede a questo tavolo" if buyer not in players else "è il venditore"
-            self.add("SALE_BUYER", f"il compratore {buyer} {why}", buyer, "sale")
+            if buyer not in players:
+                message = gettext_noop("Vendita: %(player)s non siede a questo tavolo.")
+            else:
+                message = gettext_noop("Vendita: %(player)s è il venditore e non compra.")
+            self.add("SALE_BUYER", message, buyer, "sale", player=buyer)
             return False, None
         return True, Sale(buyer, sale[price_key])
 
     def tricks_price(self, sale: Sale | None, tricks: int) -> Sale | None:
         if sale is not None and not 1 <= sale.price <= tricks:
-            self.add("SALE_PRICE", f"prese promesse fuori da 1..{tricks}: {sale.price}", fld="sale")
+            self.add(
+                "SALE_PRICE",
+                gettext_noop("Prese promesse: %(value)s, devono essere da 1 a %(tricks)s."),
+                fld="sale",
+                value=sale.price,
+                tricks=tricks,
+            )
             return None
         return sale
 

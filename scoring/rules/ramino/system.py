@@ -166,7 +166,8 @@ class RaminoSystem(SeasonFold, BaseSystem):
         if close not in rules.instant_wins:
             penalties = {}
             for i, p in enumerate(state.active):
-                value = posted_int(data.get(f"penalties-{i}"), f"punti di {p}", problems, p)
+                what = said(gettext_noop("Punti rimasti in mano di %(player)s"), player=p)
+                value = posted_int(data.get(f"penalties-{i}"), what, problems, p)
                 if p == closer:
                     # the closer's input: the two cards he kept, with that close; a number
                     # typed for him with another close is pointed out, not dropped

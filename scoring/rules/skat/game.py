@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..problems import Problem, gettext_noop
-from .rules import GAME_NAMES, GAMES, NULL, SkatRules
+from ..problems import Problem, Said, gettext_noop, said_joined
+from .rules import GAMES, NULL, SkatRules
 
 # The fields of a game as the live screen's form labels them (its messages name them so).
 FIELD_LABELS = {
@@ -26,6 +26,10 @@ FIELD_LABELS = {
     "matadors": gettext_noop("Matadori (con/senza)"),
     "declarer_points": gettext_noop("Punti carta del dichiarante"),
     "declarer_tricks": gettext_noop("Prese del dichiarante"),
+    "hand": gettext_noop("Mano (senza skat)"),
+    "ouvert": "Ouvert",
+    "schneider_announced": gettext_noop("Schneider annunciato"),
+    "schwarz_announced": gettext_noop("Schwarz annunciato"),
 }
 FLAGS = ("hand", "ouvert", "schneider_announced", "schwarz_announced")
 PLAYED_KEYS = (
@@ -138,17 +142,30 @@ def read_game(
         return GameRead(not problems, None, problems)
 
     if declarer is None:
-        add("UNKNOWN_PLAYER", "manca il solista (declarer)", "declarer")
+        add(
+            "UNKNOWN_PLAYER",
+            gettext_noop("%(label)s: scegliere chi gioca."),
+            "declarer",
+            {"label": FIELD_LABELS["declarer"]},
+        )
     elif not isinstance(declarer, str):
         add("FIELD_TYPE", f"declarer: deve essere un nome (trovato {declarer!r})", "declarer")
     elif declarer not in players:
-        add("UNKNOWN_PLAYER", f"il solista {declarer!r} non siede a questo tavolo", "declarer")
+        add(
+            "UNKNOWN_PLAYER",
+            gettext_noop("%(label)s: %(player)s non siede a questo tavolo."),
+            "declarer",
+            {"label": FIELD_LABELS["declarer"], "player": declarer},
+        )
     elif declarer == sitting_out:
         add(
             "DECLARER_SITS_OUT",
-            f"{declarer} è il mazziere di questo gioco: a quattro giocatori sta fuori e non può "
-            "essere il solista",
+            gettext_noop(
+                "%(label)s: %(player)s è il mazziere di questo gioco; a quattro giocatori sta "
+                "fuori e non può essere il solista."
+            ),
             "declarer",
+            {"label": FIELD_LABELS["declarer"], "player": declarer},
         )
 
     game = record.get("game")
@@ -187,9 +204,12 @@ def read_game(
     elif bid not in rules.legal_bids:
         add(
             "BID_INVALID",
-            f"{bid} non è una dichiarazione valida (18, 20, 22, 23, 24, 27 … "
-            f"{rules.legal_bids[-1]})",
+            gettext_noop(
+                "%(label)s: %(value)s non è una dichiarazione valida (18, 20, 22, 23, 24, 27 … "
+                "%(top)s)."
+            ),
             "bid",
+            {"label": FIELD_LABELS["bid"], "value": bid, "top": rules.legal_bids[-1]},
         )
         bid = None
 
@@ -202,16 +222,23 @@ def read_game(
         if extra:
             add(
                 "NULL_FIELD",
-                f"il Gioco a zero non ha {', '.join(extra)}",
+                gettext_noop("%(label)s: il Null non ne ha (togliere %(fields)s)."),
                 extra[0],
+                {
+                    "label": FIELD_LABELS[extra[0]],
+                    "fields": said_joined(", ", [Said(FIELD_LABELS[k]) for k in extra]),
+                },
             )
         value = rules.null_value(flags["hand"], flags["ouvert"])
         if bid is not None and value < bid and rules.null_below_bid == "invalid":
             add(
                 "NULL_BID",
-                f"un Gioco a zero da {value} non raggiunge la dichiarazione {bid}: il solista "
-                "deve annunciare un gioco che la raggiunga",
+                gettext_noop(
+                    "%(label)s: un Null da %(value)s non raggiunge la dichiarazione %(bid)s; il "
+                    "solista deve annunciare un gioco che la raggiunga."
+                ),
                 "bid",
+                {"label": FIELD_LABELS["bid"], "value": value, "bid": bid},
             )
     elif game is not None:
         top = rules.max_matadors_of(game)
@@ -232,36 +259,56 @@ def read_game(
             if tricks == rules.tricks and points != rules.total_points:
                 add(
                     "SCHWARZ_POINTS",
-                    f"con tutte le {rules.tricks} prese il solista ha {rules.total_points} "
-                    f"punti carta, non {points}",
+                    gettext_noop(
+                        "%(label)s: con tutte le %(tricks)s prese il solista ha %(total)s punti "
+                        "carta, non %(points)s."
+                    ),
                     "declarer_points",
+                    {
+                        "label": FIELD_LABELS["declarer_points"],
+                        "tricks": rules.tricks,
+                        "total": rules.total_points,
+                        "points": points,
+                    },
                 )
             if tricks == 0 and points > rules.skat_max_points:
                 add(
                     "SCHWARZ_POINTS",
-                    f"senza prese il solista ha solo il monte: al massimo "
-                    f"{rules.skat_max_points} punti carta, non {points}",
+                    gettext_noop(
+                        "%(label)s: senza prese il solista ha solo lo skat, al massimo %(max)s "
+                        "punti carta, non %(points)s."
+                    ),
                     "declarer_points",
+                    {
+                        "label": FIELD_LABELS["declarer_points"],
+                        "max": rules.skat_max_points,
+                        "points": points,
+                    },
                 )
-        name = GAME_NAMES[game]
         announced = [k for k in ("schneider_announced", "schwarz_announced", "ouvert") if flags[k]]
         if announced and not flags["hand"]:
             add(
                 "ANNOUNCE_NEEDS_HAND",
-                f"{name}: {', '.join(announced)} solo senza monte (hand)",
+                gettext_noop("%(label)s: %(fields)s solo senza prendere lo skat."),
                 "hand",
+                {
+                    "label": FIELD_LABELS["hand"],
+                    "fields": said_joined(", ", [Said(FIELD_LABELS[k]) for k in announced]),
+                },
             )
         if flags["schwarz_announced"] and not flags["schneider_announced"]:
             add(
                 "SCHWARZ_NEEDS_SCHNEIDER",
-                f"{name}: chi annuncia schwarz annuncia anche schneider",
+                gettext_noop("%(label)s: chi annuncia schwarz annuncia anche schneider."),
                 "schneider_announced",
+                {"label": FIELD_LABELS["schneider_announced"]},
             )
         if flags["ouvert"] and not flags["schwarz_announced"]:
             add(
                 "OUVERT_NEEDS_SCHWARZ",
-                f"{name} scoperto (ouvert) vale come schwarz annunciato",
+                gettext_noop("%(label)s: un gioco ouvert vale come schwarz annunciato."),
                 "schwarz_announced",
+                {"label": FIELD_LABELS["schwarz_announced"]},
             )
     if problems:
         return GameRead(False, None, problems)

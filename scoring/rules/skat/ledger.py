@@ -22,11 +22,9 @@ GAME_LABELS = {
     "GRAND": "Grand",
     "NULL": "Null",
 }
-FLAGS = (
-    ("hand", gettext_noop("Mano (senza skat)")),
-    ("ouvert", "Ouvert"),
-    ("schneider_announced", gettext_noop("Schneider annunciato")),
-    ("schwarz_announced", gettext_noop("Schwarz annunciato")),
+FLAGS = tuple(
+    (name, FIELD_LABELS[name])
+    for name in ("hand", "ouvert", "schneider_announced", "schwarz_announced")
 )
 NUMBERS = (
     ("bid", FIELD_LABELS["bid"], 18, 264),

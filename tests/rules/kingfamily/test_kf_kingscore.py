@@ -113,10 +113,10 @@ def test_invalid_document_names_turno_smazzata_player_and_code(tmp_path):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.splitlines() == [
-        "turno 2026-11-22 #1, smazzata 1, giocatore Carla: [COUNT_TYPE] il conteggio di Carla "
-        "deve essere un intero ≥ 0",
-        "turno 2026-11-22 #1, smazzata 4, giocatore Anna: [SALE_BUYER] il compratore Anna è il "
-        "venditore",
+        "turno 2026-11-22 #1, smazzata 1, giocatore Carla: [COUNT_TYPE] Conteggio: quello di "
+        "Carla è un numero intero da 0 in su.",
+        "turno 2026-11-22 #1, smazzata 4, giocatore Anna: [SALE_BUYER] Vendita: Anna è il "
+        "venditore e non compra.",
     ]
 
 
