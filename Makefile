@@ -66,7 +66,7 @@ format: install
 ## bench: benchmarks (see docs/benchmarks.md)
 bench: install
 	$(BIN)/python -m benchmarks.run
-	$(BIN)/python -m benchmarks.trust
+	$(BIN)/python -m benchmarks.trust --doc docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache

@@ -3,6 +3,8 @@
     python -m benchmarks.trust                          # brackets + rosters 1k, 10k, 100k
     python -m benchmarks.trust --rosters 1000,10000     # fewer names
     python -m benchmarks.trust --skip-rosters           # the brackets only
+    python -m benchmarks.trust --doc docs/benchmarks.md  # and its section of that file (make bench)
+    python -m benchmarks.trust --from-json benchmarks/data/trust.json --doc docs/benchmarks.md
 
 Brackets: a file of ``"[" * n + "]" * n`` (40 KB, 100 KB, 400 KB) given to what the club
 accepts: the import's file reader (``season_import_file``), the whole-document reader of
@@ -124,6 +126,74 @@ def _child(args: list[str]) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+START, END = "<!-- trust:start -->", "<!-- trust:end -->"
+
+
+def render(results: dict) -> str:
+    """The section of docs/benchmarks.md this benchmark writes (between its two markers)."""
+    meta = results.get("meta", {})
+    lines = [
+        START,
+        "## Long rosters and hostile files (issue 26, items 1 and 5)",
+        "",
+        f"Command: `{meta.get('command', 'python -m benchmarks.trust')}`"
+        + (f", {meta['date']}" if meta.get("date") else "")
+        + (f", load average at the start {meta['loadavg']}" if meta.get("loadavg") else "")
+        + ". Each game's sample season (1-3 turni) with N extra members in its roster, "
+        "imported through `season_import` on a fresh SQLite database and scored without a "
+        "database (`score_document`, what `kingscore` does), each case in its own process: "
+        "seconds, CPU seconds in brackets (the figure to read on a shared machine), peak RSS "
+        "of the process. *CPU ×* is the import's CPU time over the one of ten times fewer "
+        "names: 10 is linear.",
+        "",
+        "| game | extra members | score s (CPU) | import s (CPU) | CPU × | peak RSS MB |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    previous: dict[str, dict] = {}
+    for r in results.get("rosters", []):
+        if "error" in r:
+            lines.append(f"| {r['args'][1]} | {r['args'][2]} | {r['error']} | | | |")
+            continue
+        before = previous.get(r["game"])
+        ratio = (
+            f"{r['import_cpu_s'] / before['import_cpu_s']:.1f}"
+            if before and before["import_cpu_s"] and r["names"] == 10 * before["names"]
+            else ""
+        )
+        lines.append(
+            f"| {r['game']} | {r['names']:,} | {r['score_s']} ({r['score_cpu_s']}) | "
+            f"{r['import_s']} ({r['import_cpu_s']}) | {ratio} | {r['peak_mb']} |"
+        )
+        previous[r["game"]] = r
+    if results.get("brackets"):
+        lines += [
+            "",
+            'Files of nested brackets (`"[" * n + "]" * n`) given to each reader of a file, '
+            "in its own process: seconds of the call, peak RSS of the process, the answer.",
+            "",
+            "| reader | file | seconds | peak RSS MB | answer |",
+            "|---|---:|---:|---:|---|",
+        ]
+        for r in results["brackets"]:
+            lines.append(
+                f"| {r.get('reader')} | {r.get('kb')} KB | {r.get('seconds')} | "
+                f"{r.get('peak_mb')} | {r.get('code', r.get('error'))} |"
+            )
+    lines.append(END)
+    return "\n".join(lines) + "\n"
+
+
+def write_doc(doc: Path, section: str) -> None:
+    """Put ``section`` between the markers of ``doc`` (after the title the first time)."""
+    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    if START in text and END in text:
+        text = text[: text.index(START)] + section + text[text.index(END) + len(END) + 1 :]
+    else:
+        title, _, rest = text.partition("\n")
+        text = f"{title}\n\n{section}\n{rest.lstrip()}"
+    doc.write_text(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rosters", default="1000,10000,100000")
@@ -131,8 +201,13 @@ def main() -> None:
     parser.add_argument("--skip-rosters", action="store_true")
     parser.add_argument("--skip-brackets", action="store_true")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "data" / "trust.json"))
+    parser.add_argument("--doc", type=Path, help="write the section of this Markdown file")
+    parser.add_argument("--from-json", type=Path, help="only write --doc from saved results")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.from_json:
+        write_doc(args.doc, render(json.loads(args.from_json.read_text())))
+        return
     if args.child:
         kind, *rest = args.child
         if kind == "brackets":
@@ -140,7 +215,15 @@ def main() -> None:
         else:
             print(json.dumps(roster_case(rest[0], int(rest[1]), rest[2])))
         return
-    results: dict[str, list] = {"brackets": [], "rosters": []}
+    results: dict = {
+        "meta": {
+            "command": "python -m benchmarks.trust " + " ".join(sys.argv[1:]),
+            "date": time.strftime("%Y-%m-%d"),
+            "loadavg": f"{os.getloadavg()[0]:.1f}",
+        },
+        "brackets": [],
+        "rosters": [],
+    }
     if not args.skip_brackets:
         print("| reader | file | seconds | peak RSS MB | answer |\n|---|---|---|---|---|")
         for kb in BRACKETS_KB:
@@ -170,6 +253,8 @@ def main() -> None:
                 )
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=2))
+    if args.doc:
+        write_doc(args.doc, render(results))
 
 
 if __name__ == "__main__":
