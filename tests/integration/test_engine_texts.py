@@ -296,3 +296,23 @@ def test_a_bad_deal_in_english_and_italian(
         for message in messages:
             assert message in text
     assert not Smazzata.objects.filter(turno=turno).exists()
+
+
+# -- C.A.F.: the engine's messages under English headings too ------------------------------------
+def test_caf_impossible_counts_in_english_and_italian(segretario_client, members):
+    season = season_create(name="2026-27")
+    turno = turno_start(season=season, date=DAY, players=NAMES, first_dealer="Anna")
+    url = reverse("scoring:turno_smazzata", args=[turno.pk])
+    data = {"number": 1, "caller": "Bruno", "game": "NJ", "count_0": 1, "count_1": 1}
+    data |= {"count_2": 5, "count_3": 0}
+    english = _text(segretario_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Non fare J: Carla has 5 jacks, but the most is 4" in english
+    assert " ha 5 fanti" not in english
+    italian = _text(segretario_client.post(url, data, HTTP_ACCEPT_LANGUAGE="it"))
+    assert "Non fare J: Carla ha 5 fanti, ma il massimo è 4" in italian
+    data |= {"count_2": 1}  # 1 + 1 + 1 + 0 = 3 jacks of 4
+    english = _text(segretario_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Non fare J: the results add up to 3, but they must be 4 (jacks in a deck of" in english
+    missing = _text(segretario_client.post(url, {**data, "count_2": ""}, HTTP_ACCEPT_LANGUAGE="en"))
+    assert "the result of Carla is missing" in missing
+    assert not Smazzata.objects.filter(turno=turno).exists()

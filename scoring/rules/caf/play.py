@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..problems import Problem
+from ..problems import Problem, Said, gettext_noop
 from .ruleset import NEGATIVE, RuleSet
 
 
@@ -122,22 +122,30 @@ class Progress:
         problems: list[Problem] = []
         if self.complete:
             problems.append(
-                Problem(
+                Problem.said(
                     "TURNO_TOO_MANY_SMAZZATE",
-                    f"il turno è già completo con {self.total} smazzate",
+                    gettext_noop("il turno è già completo con %(n)s smazzate"),
+                    {"n": self.total},
                     smazzata=n,
                 )
             )
             return CallCheck(tuple(problems), False)
         if game not in self.rules.games:
             problems.append(
-                Problem("GAME_UNKNOWN", f"gioco sconosciuto: {game!r}", smazzata=n, field="game")
+                Problem.said(
+                    "GAME_UNKNOWN",
+                    gettext_noop("gioco sconosciuto: %(value)s"),
+                    {"value": repr(game)},
+                    smazzata=n,
+                    field="game",
+                )
             )
         if caller not in self.players:
             problems.append(
-                Problem(
+                Problem.said(
                     "CALLER_UNKNOWN",
-                    f"il chiamante {caller!r} non siede a questo tavolo",
+                    gettext_noop("il chiamante %(player)s non siede a questo tavolo"),
+                    {"player": repr(caller)},
                     smazzata=n,
                     player=str(caller),
                     field="caller",
@@ -148,9 +156,10 @@ class Progress:
         rule = self.rules.games[game]
         if rule.phase == NEGATIVE and game in self.negatives_played:
             problems.append(
-                Problem(
+                Problem.said(
                     "GAME_ALREADY_PLAYED",
-                    f"{rule.name} ({game}) è già stato giocato in questo turno",
+                    gettext_noop("%(game)s (%(code)s) è già stato giocato in questo turno"),
+                    {"game": Said(rule.name), "code": game},
                     smazzata=n,
                     player=caller,
                     field="game",
@@ -159,10 +168,13 @@ class Progress:
         elif rule.phase != NEGATIVE and self.phase == NEGATIVE:
             left = ", ".join(g for g in self.rules.negative_games if g not in self.negatives_played)
             problems.append(
-                Problem(
+                Problem.said(
                     "GAME_PHASE",
-                    f"{rule.name} ({game}) non si può chiamare finché restano giochi alla meno "
-                    f"da giocare ({left})",
+                    gettext_noop(
+                        "%(game)s (%(code)s) non si può chiamare finché restano giochi alla meno "
+                        "da giocare (%(left)s)"
+                    ),
+                    {"game": Said(rule.name), "code": game, "left": left},
                     smazzata=n,
                     player=caller,
                     field="game",
@@ -170,9 +182,10 @@ class Progress:
             )
         elif rule.phase != NEGATIVE and game in self.positives_called[caller]:
             problems.append(
-                Problem(
+                Problem.said(
                     "GAME_ALREADY_CALLED",
-                    f"{caller} ha già chiamato {rule.name} ({game}) in questo turno",
+                    gettext_noop("%(player)s ha già chiamato %(game)s (%(code)s) in questo turno"),
+                    {"player": caller, "game": Said(rule.name), "code": game},
                     smazzata=n,
                     player=caller,
                     field="game",

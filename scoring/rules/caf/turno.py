@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import groupby, pairwise
 
-from ..problems import Problem
+from ..problems import Problem, Said, gettext_noop
 from ..text import is_visible
 from .play import Progress
 from .records import (
@@ -52,32 +52,59 @@ def check_result(
         return problems  # the turno check reports the player count
     deck = rules.deck(n)
 
-    def add(code: str, message: str, player: str | None = None, field: str = "result") -> None:
-        problems.append(Problem(code, message, smazzata=number, player=player, field=field))
+    def add(
+        code: str, message: str, who: str | None = None, field: str = "result", **params: object
+    ) -> None:
+        """A problem; ``message`` marked with gettext_noop, its values in ``params``."""
+        problems.append(
+            Problem.said(code, message, params or None, smazzata=number, player=who, field=field)
+        )
 
+    game_name = Said(rule.name)  # the game's name as the rule set writes it
     if rule.trump:
         if trump is None or trump == "":
-            add("TRUMP_MISSING", f"{rule.name}: manca il seme di briscola", field="trump")
+            add(
+                "TRUMP_MISSING",
+                gettext_noop("%(game)s: manca il seme di briscola"),
+                field="trump",
+                game=game_name,
+            )
         elif trump not in SUITS:
             add(
                 "TRUMP_INVALID",
-                f"seme di briscola non valido: {trump!r} (S, H, D o C)",
+                gettext_noop("seme di briscola non valido: %(value)s (S, H, D o C)"),
                 field="trump",
+                value=repr(trump),
             )
     elif trump not in (None, ""):
-        add("TRUMP_UNEXPECTED", f"{rule.name} non ha un seme di briscola", field="trump")
+        add(
+            "TRUMP_UNEXPECTED",
+            gettext_noop("%(game)s non ha un seme di briscola"),
+            field="trump",
+            game=game_name,
+        )
 
     for name in result:
         if name not in players:
-            add("RESULT_PLAYER_UNKNOWN", f"{name!r} non siede a questo tavolo", player=str(name))
+            add(
+                "RESULT_PLAYER_UNKNOWN",
+                gettext_noop("%(player)s non siede a questo tavolo"),
+                str(name),
+                player=repr(name),
+            )
     counts: dict[str, int] = {}
     for p in players:
         if p not in result:
-            add("RESULT_MISSING", f"manca il risultato di {p}", player=p)
+            add("RESULT_MISSING", gettext_noop("manca il risultato di %(player)s"), p, player=p)
             continue
         value = result[p]
         if not _is_int(value):
-            add("COUNT_NOT_INTEGER", f"il risultato di {p} deve essere un numero intero", player=p)
+            add(
+                "COUNT_NOT_INTEGER",
+                gettext_noop("il risultato di %(player)s deve essere un numero intero"),
+                p,
+                player=p,
+            )
             continue
         counts[p] = value  # type: ignore[assignment]
 
@@ -87,48 +114,71 @@ def check_result(
             if not 0 <= c <= deck.hand:
                 add(
                     "COUNT_RANGE",
-                    f"{rule.name}: {p} ha {c} carte in mano, ma con {n} giocatori "
-                    f"le carte in mano vanno da 0 a {deck.hand}",
+                    gettext_noop(
+                        "%(game)s: %(player)s ha %(count)s carte in mano, ma con %(n)s giocatori "
+                        "le carte in mano vanno da 0 a %(hand)s"
+                    ),
+                    p,
+                    game=game_name,
                     player=p,
+                    count=c,
+                    n=n,
+                    hand=deck.hand,
                 )
         if len(counts) == n:
             winners = [p for p, c in counts.items() if c == 0]
             if len(winners) != 1:
                 add(
                     "DOMINO_WINNER",
-                    f"{rule.name}: deve esserci esattamente un vincitore con 0 carte in mano "
-                    f"(ce ne sono {len(winners)})",
+                    gettext_noop(
+                        "%(game)s: deve esserci esattamente un vincitore con 0 carte in mano "
+                        "(ce ne sono %(n)s)"
+                    ),
+                    game=game_name,
+                    n=len(winners),
                 )
         return problems
 
-    unit = _unit_name(rule.counts)
+    unit = Said(_unit_name(rule.counts))
     for p, c in counts.items():
         if not 0 <= c <= total:
             add(
                 "COUNT_RANGE",
-                f"{rule.name}: {p} ha {c} {unit}, ma il massimo è {total}",
+                gettext_noop("%(game)s: %(player)s ha %(count)s %(unit)s, ma il massimo è %(max)s"),
+                p,
+                game=game_name,
                 player=p,
+                count=c,
+                unit=unit,
+                max=total,
             )
     if len(counts) == n and all(0 <= c <= total for c in counts.values()):
         got = sum(counts.values())
         if got != total:
             add(
                 "COUNT_SUM",
-                f"{rule.name}: la somma dei risultati è {got}, ma deve essere {total} ({unit} "
-                f"in un mazzo da {len(deck.cards)} carte)",
+                gettext_noop(
+                    "%(game)s: la somma dei risultati è %(sum)s, ma deve essere %(total)s "
+                    "(%(unit)s in un mazzo da %(cards)s carte)"
+                ),
+                game=game_name,
+                sum=got,
+                total=total,
+                unit=unit,
+                cards=len(deck.cards),
             )
     return problems
 
 
 _UNITS = {
-    "jacks": "fanti",
-    "kings": "re",
-    "jacks_kings": "fanti e re",
-    "queen_spades": "donne di picche",
-    "hearts": "cuori",
-    "last_two_tricks": "delle ultime due mani",
-    "tricks": "mani",
-    "cards_left": "carte in mano",
+    "jacks": gettext_noop("fanti"),
+    "kings": gettext_noop("re"),
+    "jacks_kings": gettext_noop("fanti e re"),
+    "queen_spades": gettext_noop("donne di picche"),
+    "hearts": gettext_noop("cuori"),
+    "last_two_tricks": gettext_noop("delle ultime due mani"),
+    "tricks": gettext_noop("mani"),
+    "cards_left": gettext_noop("carte in mano"),
 }
 
 
