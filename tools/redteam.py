@@ -441,6 +441,10 @@ def child(database: str, cache: str, static: str) -> list[dict[str, Any]]:
     ledger(run, "after the refused restore")
     if database.startswith("postgres"):
         dropped_connections(run, database)
+    if cache == "live":  # leave the machine's Redis as it was: database 13 is this run's own
+        from django.core.cache import cache as shared
+
+        shared.clear()
     return run.rows
 
 
