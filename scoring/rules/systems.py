@@ -225,6 +225,11 @@ class BaseSystem:
     #: the decimals a season's score is printed with (C.A.F.'s league points ``15,00``); 0:
     #: whole points (``916``), a fraction, if any, with two
     season_score_decimals: int = 0
+    #: how the live screen asks for a deal: "fields", the fields the system declares
+    #: (:meth:`entry_fields`, rendered by the frame); "calls", the chiamante in calling order,
+    #: the games still open to them and a count per player, with the running check of the
+    #: counts (King C.A.F.'s own form)
+    entry_form: str = "fields"
 
     def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
         """The calendar of a season's stored rule set (its ``calendar`` table, the dates a
@@ -255,10 +260,10 @@ class BaseSystem:
         label], ...], "default"}``, the labels marked for translation, the default the SPEC's."""
         return []
 
-    def deals_total(self, rules: Any, step: Mapping[str, Any]) -> int | None:
-        """How many deals the turno has in all, where the rules fix it, from what
-        :meth:`next_step` returned (the live screen's "Smazzata 4 di 20"); None for a game that
-        ends on its own (a Ramino match)."""
+    def deals_total(self, rules: Any, players: int) -> int | None:
+        """How many deals a turno of ``players`` has in all, where the rules fix it (the live
+        screen's "Smazzata 4 di 20", the dashboard's progress); None for a game that ends on its
+        own (a Ramino match) or a table the rules do not know."""
         return None
 
 

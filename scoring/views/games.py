@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.translation import gettext as _
@@ -151,7 +151,7 @@ def build_fields(
 # -- the state of the screen --------------------------------------------------------------------
 def _turno(pk: int) -> Turno:
     turno = game_turni(Turno.objects.filter(pk=pk)).first()
-    if turno is None or not turno.season.is_generic:
+    if turno is None:
         raise Http404("turno inesistente")
     return turno
 
@@ -306,7 +306,7 @@ def _render(
             for i, p in enumerate(players)
         ],
         "step": step,
-        "deals_total": system.deals_total(rules, step),
+        "deals_total": system.deals_total(rules, len(players)),
         "balance": running.get("balance"),
         "smazzate": smazzate,
         "last_number": smazzate[-1]["number"] if smazzate else None,
@@ -377,6 +377,25 @@ def game_live(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
     correcting = _correggi(request.GET, len(turno.smazzate.all()))
     return _render(request, turno, correcting=correcting if turno.is_open else None)
+
+
+@segretario_required
+@require_GET
+def game_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """The form of deal ``?numero=k`` (the last by default) filled in as recorded: saving it
+    replaces the deal and checks and scores every later one again (as C.A.F.'s correction)."""
+    turno = _turno(pk)
+    played = len(turno.smazzate.all())
+    if not turno.is_open or not played:
+        if not turno.is_open:
+            messages.error(request, _("Il turno è chiuso: per correggerlo va riaperto."))
+        else:
+            messages.error(request, _("Non ci sono smazzate da correggere."))
+        return redirect(_live_url(pk))
+    number = typed_int_or_none(request.GET.get("numero"))
+    if number is None or not 1 <= number <= played:
+        number = played
+    return _render(request, turno, correcting=number)
 
 
 @segretario_required
@@ -610,16 +629,32 @@ def game_penalita_remove_view(request: HttpRequest, pk: int, penalita_pk: int) -
     return _done(request, pk)
 
 
-urlpatterns = [
-    path("segreteria/partite/<pk:pk>/penalita/", game_penalita, name="game_penalita"),
-    path(
-        "segreteria/partite/<pk:pk>/penalita/<pk:penalita_pk>/elimina/",
-        game_penalita_remove_view,
-        name="game_penalita_remove",
-    ),
-    path("segreteria/partite/<pk:pk>/smazzata/", game_smazzata, name="game_smazzata"),
-    path("segreteria/partite/<pk:pk>/anteprima/", game_preview, name="game_preview"),
-    path("segreteria/partite/<pk:pk>/annulla/", game_undo, name="game_undo"),
-    path("segreteria/partite/<pk:pk>/chiudi/", game_close, name="game_close"),
-    path("segreteria/partite/<pk:pk>/riapri/", game_reopen, name="game_reopen"),
-]
+# -- the old addresses of these screens (segreteria/partite/...): one set for every game now ------
+def _moved(name: str) -> Any:
+    """The old address of an action of the live screen: a POST goes on to the same action of the
+    one set with its body (308, a stale page's form still works), a GET or HEAD to the live
+    screen of the turno (301)."""
+
+    def view(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+        if request.method == "POST":
+            moved = HttpResponsePermanentRedirect(
+                reverse(f"scoring:{name}", args=[pk, *kwargs.values()])
+            )
+            moved.status_code = 308  # permanent, and the method and body stay
+            return moved
+        return HttpResponsePermanentRedirect(_live_url(pk))
+
+    return view
+
+
+MOVED = (
+    ("segreteria/partite/<pk:pk>/penalita/", "turno_penalita_add"),
+    ("segreteria/partite/<pk:pk>/penalita/<pk:penalita_pk>/elimina/", "turno_penalita_remove"),
+    ("segreteria/partite/<pk:pk>/smazzata/", "turno_smazzata"),
+    ("segreteria/partite/<pk:pk>/anteprima/", "turno_preview"),
+    ("segreteria/partite/<pk:pk>/annulla/", "turno_undo"),
+    ("segreteria/partite/<pk:pk>/chiudi/", "turno_close"),
+    ("segreteria/partite/<pk:pk>/riapri/", "turno_reopen"),
+    ("segreteria/partite/<pk:pk>/elimina/", "turno_delete"),
+)
+urlpatterns = [path(route, _moved(name), name=f"moved_{name}") for route, name in MOVED]

@@ -7,7 +7,7 @@ shown next to the fields it names, and nothing is saved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -15,7 +15,7 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -40,8 +40,8 @@ from scoring.rules.caf import Progress
 from scoring.rules.caf.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.problems import RuleViolation
+from scoring.rules.systems import get_system
 from scoring.selectors import (
-    KeptByItsSystem,
     TurnoState,
     current_season,
     turno_state,
@@ -80,8 +80,6 @@ def _state(pk: int) -> TurnoState:
         return turno_state(pk)
     except Turno.DoesNotExist:
         raise Http404("turno inesistente") from None
-    except KeptByItsSystem:  # another game's turno: its own screen (scoring.views.games)
-        raise Http404("turno di un altro gioco") from None
 
 
 def _live_url(pk: int) -> str:
@@ -391,7 +389,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     season = season or current_season()
     open_turni, closed_turni = [], []
     if season is not None:
-        rules = None if season.is_generic else season.ruleset
+        system, rules = season.system, season.game_rules
         base = (
             Turno.objects.filter(season=season)
             .select_related("giornata", "winner")
@@ -401,10 +399,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             )
         )
         for t in base.filter(status=Turno.IN_CORSO).order_by("-giornata__date", "number"):
-            if rules is None:  # a game without a fixed number of smazzate
-                total = None
-            else:
-                total = rules.smazzate_count(t.n_seats) if t.n_seats in rules.decks else 0
+            total = system.deals_total(rules, t.n_seats)  # None: the game ends on its own
             open_turni.append({"turno": t, "played": t.n_smazzate, "total": total})
         closed_turni = list(
             base.filter(status=Turno.CHIUSO).order_by("-closed_at", "-giornata__date")[:10]
@@ -464,13 +459,7 @@ def turno_new(request: HttpRequest) -> HttpResponse:
 @segretario_required
 @require_GET
 def turno_live(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        state = turno_state(pk)
-    except Turno.DoesNotExist:
-        raise Http404("turno inesistente") from None
-    except KeptByItsSystem:
-        return games.game_live(request, pk)
-    return _render_live(request, state)
+    return _render_live(request, _state(pk))
 
 
 @segretario_required
@@ -517,8 +506,6 @@ def turno_smazzata(request: HttpRequest, pk: int) -> HttpResponse:
     # the form needs only the rule set and the players: the whole turno is loaded by the
     # service (locked) and, on a problem, again here to show it
     turno = get_object_or_404(Turno.objects.select_related("season"), pk=pk)
-    if turno.season.is_generic:
-        raise Http404("turno di un altro gioco")
     players = tuple(turno.seats.order_by("position").values_list("player__name", flat=True))
     form = SmazzataForm(request.POST, rules=turno.season.ruleset, players=players)
     if form.is_valid():
@@ -797,13 +784,7 @@ def turno_reopen_view(request: HttpRequest, pk: int) -> HttpResponse:
 @segretario_required
 @require_POST
 def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        state = turno_state(pk)
-    except Turno.DoesNotExist:
-        raise Http404("turno inesistente") from None
-    except KeptByItsSystem:  # another game's turno: the same rules, its own screen
-        return games.game_delete(request, pk)
-    label = _label(state.turno)
+    label = _label(_state(pk).turno)
     try:
         turno_delete(turno=pk, user=request.user)
     except RuleViolation as exc:
@@ -812,36 +793,57 @@ def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:segreteria")
 
 
+# -- one set of addresses for every game ----------------------------------------------------------
+def _one_screen(
+    calls: Callable[..., HttpResponse] | None, fields: Callable[..., HttpResponse] | None
+) -> Callable[..., HttpResponse]:
+    """One address of the live screen for every game: the season's game system says how a deal
+    is entered (``entry_form``: "calls" for the chiamante and counts of C.A.F.'s own form,
+    "fields" for the fields a system declares), and that decides which view answers; None
+    where the game has no such thing (a 404)."""
+
+    @segretario_required
+    def view(request: HttpRequest, pk: int, **kwargs: object) -> HttpResponse:
+        code = Turno.objects.filter(pk=pk).values_list("season__ruleset_code", flat=True).first()
+        if code is None:
+            raise Http404("turno inesistente")
+        answer = {"calls": calls, "fields": fields}[get_system(code).entry_form]
+        if answer is None:
+            raise Http404("non per questo gioco")
+        return answer(request, pk, **kwargs)
+
+    return view
+
+
+def _live_path(route: str, calls, fields, name: str) -> URLPattern:
+    return path(f"segreteria/turni/<pk:pk>/{route}", _one_screen(calls, fields), name=name)
+
+
 urlpatterns = [
     path("segreteria/", dashboard, name="segreteria"),
     path("segreteria/turni/nuovo/", turno_new, name="turno_new"),
-    path("segreteria/turni/<pk:pk>/", turno_live, name="turno_live"),
-    path("segreteria/turni/<pk:pk>/smazzata/", turno_smazzata, name="turno_smazzata"),
+    _live_path("", turno_live, games.game_live, "turno_live"),
+    _live_path("smazzata/", turno_smazzata, games.game_smazzata, "turno_smazzata"),
     path("segreteria/turni/<pk:pk>/storico/", turno_history_view, name="turno_history"),
-    path(
-        "segreteria/turni/<pk:pk>/smazzata/modulo/",
-        turno_smazzata_form,
-        name="turno_smazzata_form",
-    ),
-    path("segreteria/turni/<pk:pk>/correggi/", turno_correct, name="turno_correct"),
-    path("segreteria/turni/<pk:pk>/annulla/", turno_undo, name="turno_undo"),
-    path("segreteria/turni/<pk:pk>/penalita/", turno_penalita_add, name="turno_penalita_add"),
-    path(
-        "segreteria/turni/<pk:pk>/penalita/<pk:penalita_pk>/elimina/",
+    _live_path("smazzata/modulo/", turno_smazzata_form, None, "turno_smazzata_form"),
+    _live_path("anteprima/", None, games.game_preview, "turno_preview"),
+    _live_path("correggi/", turno_correct, games.game_correct, "turno_correct"),
+    _live_path("annulla/", turno_undo, games.game_undo, "turno_undo"),
+    _live_path("penalita/", turno_penalita_add, games.game_penalita, "turno_penalita_add"),
+    _live_path(
+        "penalita/<pk:penalita_pk>/elimina/",
         turno_penalita_remove,
-        name="turno_penalita_remove",
+        games.game_penalita_remove_view,
+        "turno_penalita_remove",
     ),
-    path(
-        "segreteria/turni/<pk:pk>/retrocessione/",
-        turno_sanction_add,
-        name="turno_sanction_add",
-    ),
-    path(
-        "segreteria/turni/<pk:pk>/retrocessione/<pk:sanction_pk>/elimina/",
+    _live_path("retrocessione/", turno_sanction_add, None, "turno_sanction_add"),
+    _live_path(
+        "retrocessione/<pk:sanction_pk>/elimina/",
         turno_sanction_remove,
-        name="turno_sanction_remove",
+        None,
+        "turno_sanction_remove",
     ),
-    path("segreteria/turni/<pk:pk>/chiudi/", turno_close_view, name="turno_close"),
-    path("segreteria/turni/<pk:pk>/riapri/", turno_reopen_view, name="turno_reopen"),
-    path("segreteria/turni/<pk:pk>/elimina/", turno_delete_view, name="turno_delete"),
+    _live_path("chiudi/", turno_close_view, games.game_close, "turno_close"),
+    _live_path("riapri/", turno_reopen_view, games.game_reopen, "turno_reopen"),
+    _live_path("elimina/", turno_delete_view, games.game_delete, "turno_delete"),
 ]

@@ -542,7 +542,7 @@ def test_required_through_the_screens_of_a_ramino_season(client, seg, members):
     )
     game_smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
     data = {"spareggio-0": "Carla", "spareggio-1": "Bruno", "spareggio-2": "Dario"}
-    r = seg.post(reverse("scoring:game_close", args=[t.pk]), data, follow=True)
+    r = seg.post(reverse("scoring:turno_close", args=[t.pk]), data, follow=True)
     page = r.content.decode()
     assert "il turno è in attesa di conferma" in page
     assert 'data-pending="0/4"' in page

@@ -62,7 +62,7 @@ def test_a_turno_with_a_smazzata_is_not_deleted(segretario_client, members):
     hand = {"numero": "1", "closer": "Bruno", "close": "NORMALE"}
     hand.update({"penalties-0": "34", "penalties-2": "12", "penalties-3": "55"})
     assert (
-        segretario_client.post(reverse("scoring:game_smazzata", args=[turno.pk]), hand).status_code
+        segretario_client.post(reverse("scoring:turno_smazzata", args=[turno.pk]), hand).status_code
         == 302
     )
     live = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
@@ -113,7 +113,7 @@ def test_the_new_turno_form_refuses_a_table_the_game_does_not_take(segretario_cl
 
 # -- defect 4: the engine's messages as sentences naming the field, in the reader's language ------
 def _post(client, turno, data, lang="it"):
-    url = reverse("scoring:game_smazzata", args=[turno.pk])
+    url = reverse("scoring:turno_smazzata", args=[turno.pk])
     return client.post(url, {"numero": "1", **data}, HTTP_ACCEPT_LANGUAGE=lang)
 
 

@@ -39,7 +39,7 @@ def lista(season):
 
 
 def preview(client, turno, **data):
-    return client.post(reverse("scoring:game_preview", args=[turno.pk]), data)
+    return client.post(reverse("scoring:turno_preview", args=[turno.pk]), data)
 
 
 def text(response) -> str:
@@ -163,9 +163,9 @@ def test_invalid_input_shows_the_engines_message_and_stores_nothing(segretario_c
     assert Smazzata.objects.count() == 0
 
 
-# session, user and the segretario's role; the turno with its season, seats, smazzate, results
-# and penalità (all reads)
-PREVIEW_QUERIES = 8
+# session, user and the segretario's role; the turno's game system (which view answers the one
+# set of addresses); the turno with its season, seats, smazzate, results and penalità (all reads)
+PREVIEW_QUERIES = 9
 
 
 def test_the_preview_reads_and_never_writes(segretario_client, lista):
@@ -184,13 +184,13 @@ def test_nothing_typed_nothing_shown_and_a_closed_list_previews_nothing(segretar
     assert r.status_code == 200 and text(r) == ""
     page = segretario_client.get(reverse("scoring:turno_live", args=[lista.pk]))
     html = page.content.decode()
-    assert f'hx-post="{reverse("scoring:game_preview", args=[lista.pk])}"' in html
+    assert f'hx-post="{reverse("scoring:turno_preview", args=[lista.pk])}"' in html
     assert 'hx-trigger="change, input delay:200ms"' in html
     assert '<div id="anteprima" class="preview" aria-live="polite">' in html
 
 
 def test_without_javascript_a_rejected_save_shows_the_preview(segretario_client, lista):
-    url = reverse("scoring:game_smazzata", args=[lista.pk])
+    url = reverse("scoring:turno_smazzata", args=[lista.pk])
     # tricks 10 but not 120 points: rejected, the page shows the value of what was typed so far
     r = segretario_client.post(url, {**GRAND_HAND, "declarer_tricks": "11"})
     assert r.status_code == 422
@@ -205,7 +205,8 @@ def test_a_ramino_season_has_no_preview(segretario_client):
         Player.objects.get_or_create(name=name)
     season = season_create(name="Ramino", ruleset_code="ramino-101")
     turno = turno_start(season=season, date=dt.date(2026, 11, 20), players=P4, first_dealer="Anna")
-    r = segretario_client.post(reverse("scoring:game_preview", args=[turno.pk]), {"closer": "Anna"})
+    preview = reverse("scoring:turno_preview", args=[turno.pk])
+    r = segretario_client.post(preview, {"closer": "Anna"})
     assert r.status_code == 200 and r.content.decode().strip() == ""
     page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
     assert "anteprima" not in page
@@ -378,11 +379,11 @@ def test_a_correction_of_a_smazzata_not_recorded_is_not_found(segretario_client,
     """Issue 26, item 4: ``correggi`` out of range (or not typed in ASCII digits) is a 404 on the
     live screen, on the record and on the preview, never an IndexError, and nothing changes."""
     c = segretario_client
-    c.post(reverse("scoring:game_smazzata", args=[lista.pk]), GRAND_HAND)
+    c.post(reverse("scoring:turno_smazzata", args=[lista.pk]), GRAND_HAND)
     assert Smazzata.objects.filter(turno=lista).count() == 1
     live = reverse("scoring:turno_live", args=[lista.pk])
     assert c.get(live, {"correggi": value}).status_code == 404
-    for name in ("game_smazzata", "game_preview"):
+    for name in ("turno_smazzata", "turno_preview"):
         r = c.post(reverse(f"scoring:{name}", args=[lista.pk]), {**GRAND_HAND, "correggi": value})
         assert r.status_code == 404, name
     assert Smazzata.objects.filter(turno=lista).count() == 1

@@ -29,7 +29,7 @@ def live(turno) -> str:
 
 
 def post(client, turno, **data):
-    return client.post(reverse("scoring:game_smazzata", args=[turno.pk]), data)
+    return client.post(reverse("scoring:turno_smazzata", args=[turno.pk]), data)
 
 
 def hand(closer, close, penalties, **extra):
@@ -94,7 +94,7 @@ def test_record_ask_rientra_then_close(segretario_client, turno):
     assert totals(turno) == {"Anna": 101, "Bruno": 105, "Carla": 39, "Dario": 101}
     page = c.get(live(turno)).content.decode()
     assert "Partita finita" in page
-    closed = c.post(reverse("scoring:game_close", args=[turno.pk]))
+    closed = c.post(reverse("scoring:turno_close", args=[turno.pk]))
     assert closed.status_code == 302
     turno.refresh_from_db()
     assert turno.verbale_number == 1 and turno.winner.name == "Carla"
@@ -117,28 +117,34 @@ def test_correct_a_smazzata_from_the_screen(segretario_client, turno):
 def test_undo_and_the_reopen_reason(segretario_client, turno):
     c = segretario_client
     post(c, turno, numero=1, **hand("Anna", "SCALA_REALE", {}))
-    undo = c.post(reverse("scoring:game_undo", args=[turno.pk]), {"numero": "1"})
+    undo = c.post(reverse("scoring:turno_undo", args=[turno.pk]), {"numero": "1"})
     assert undo.status_code == 302
     assert not Smazzata.objects.filter(turno=turno).exists()
     post(c, turno, numero=1, **hand("Anna", "POKERISSIMO", {}))
-    c.post(reverse("scoring:game_close", args=[turno.pk]))
+    c.post(reverse("scoring:turno_close", args=[turno.pk]))
     # Bruno, Carla and Dario all at 0 after an instant win: the draw decides
     turno.refresh_from_db()
     assert turno.is_open
     order = {"spareggio-0": "Dario", "spareggio-1": "Bruno", "spareggio-2": "Carla"}
-    assert c.post(reverse("scoring:game_close", args=[turno.pk]), order).status_code == 302
+    assert c.post(reverse("scoring:turno_close", args=[turno.pk]), order).status_code == 302
     places = {s.player.name: s.place for s in Seat.objects.filter(turno=turno)}
     assert places == {"Anna": 1, "Bruno": 3, "Carla": 4, "Dario": 2}
-    empty = c.post(reverse("scoring:game_reopen", args=[turno.pk]), {"reason": "   "})
+    empty = c.post(reverse("scoring:turno_reopen", args=[turno.pk]), {"reason": "   "})
     assert empty.status_code == 422
-    ok = c.post(reverse("scoring:game_reopen", args=[turno.pk]), {"reason": "spareggio rifatto"})
+    ok = c.post(reverse("scoring:turno_reopen", args=[turno.pk]), {"reason": "spareggio rifatto"})
     assert ok.status_code == 302
     assert Turno.objects.get(pk=turno.pk).is_open
 
 
-def test_caf_urls_do_not_serve_a_ramino_turno(segretario_client, turno):
-    url = reverse("scoring:turno_undo", args=[turno.pk])
-    assert segretario_client.post(url).status_code == 404
+def test_what_only_caf_has_is_not_served_for_a_ramino_turno(segretario_client, turno):
+    """The one set of addresses answers every game; what C.A.F.'s form alone has (the refresh of
+    its chiamante's games, the Retrocessione per contatore) is a 404 for a Ramino match."""
+    assert (
+        segretario_client.get(reverse("scoring:turno_smazzata_form", args=[turno.pk])).status_code
+        == 404
+    )
+    sanction = reverse("scoring:turno_sanction_add", args=[turno.pk])
+    assert segretario_client.post(sanction, {"player": "Anna"}).status_code == 404
 
 
 def test_the_dashboard_lists_the_ramino_turno(segretario_client, turno):

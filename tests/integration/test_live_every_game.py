@@ -71,8 +71,7 @@ def _first_deal(turno) -> dict:
 
 
 def _smazzata_url(turno) -> str:
-    name = "turno_smazzata" if turno.season.ruleset_code == "caf" else "game_smazzata"
-    return reverse(f"scoring:{name}", args=[turno.pk])
+    return reverse("scoring:turno_smazzata", args=[turno.pk])  # one address for every game
 
 
 @pytest.mark.parametrize("code", sorted(DEALS))
@@ -135,3 +134,64 @@ def test_a_closed_turno_offers_its_verbale_for_download(segretario_client):
     page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
     assert reverse("scoring:turno_pdf", args=[turno.pk]) in page
     assert reverse("scoring:turno_xlsx", args=[turno.pk]) in page
+
+
+# -- the old addresses of the five games' screens --------------------------------------------------
+MOVED = [
+    ("smazzata/", "turno_smazzata"),
+    ("anteprima/", "turno_preview"),
+    ("annulla/", "turno_undo"),
+    ("chiudi/", "turno_close"),
+    ("riapri/", "turno_reopen"),
+    ("penalita/", "turno_penalita_add"),
+    ("elimina/", "turno_delete"),
+]
+
+
+@pytest.mark.parametrize(("old", "name"), MOVED)
+def test_the_old_partite_addresses_redirect_to_the_one_set(segretario_client, old, name):
+    turno = _turno("ramino-101")
+    url = f"/segreteria/partite/{turno.pk}/{old}"
+    posted = segretario_client.post(url, {"numero": "1"})
+    assert posted.status_code == 308  # permanent, the method and the body kept
+    assert posted["Location"] == reverse(f"scoring:{name}", args=[turno.pk])
+    got = segretario_client.get(url)
+    assert got.status_code == 301
+    assert got["Location"] == reverse("scoring:turno_live", args=[turno.pk])
+
+
+def test_the_old_penalita_removal_address_keeps_both_keys(segretario_client):
+    turno = _turno("le-king")
+    url = f"/segreteria/partite/{turno.pk}/penalita/7/elimina/"
+    moved = segretario_client.post(url)
+    assert moved.status_code == 308
+    assert moved["Location"] == reverse("scoring:turno_penalita_remove", args=[turno.pk, 7])
+
+
+def test_a_stale_form_posted_to_the_old_address_records_the_deal(segretario_client):
+    """A page loaded before the upgrade still records: the client follows the 308 with the
+    same POST."""
+    turno = _turno("king-classico")
+    r = segretario_client.post(
+        f"/segreteria/partite/{turno.pk}/smazzata/", _first_deal(turno), follow=True
+    )
+    assert r.redirect_chain[0] == (reverse("scoring:turno_smazzata", args=[turno.pk]), 308)
+    assert Smazzata.objects.filter(turno=turno).count() == 1
+
+
+@pytest.mark.parametrize("code", sorted(DEALS))
+def test_every_game_is_served_at_the_same_addresses(segretario_client, code):
+    """The one set: the live screen, the correction of the last deal and the delete of a turno
+    opened by mistake answer for every game."""
+    turno = _turno(code)
+    live = reverse("scoring:turno_live", args=[turno.pk])
+    assert segretario_client.get(live).status_code == 200
+    segretario_client.post(_smazzata_url(turno), _first_deal(turno))
+    assert Smazzata.objects.filter(turno=turno).count() == 1
+    page = segretario_client.get(reverse("scoring:turno_correct", args=[turno.pk]))
+    assert page.status_code == 200 and "Correggi la smazzata 1" in page.content.decode()
+    segretario_client.post(reverse("scoring:turno_undo", args=[turno.pk]), {"number": "1"})
+    assert not Smazzata.objects.filter(turno=turno).exists()
+    gone = segretario_client.post(reverse("scoring:turno_delete", args=[turno.pk]))
+    assert gone.status_code == 302 and gone["Location"] == reverse("scoring:segreteria")
+    assert not type(turno).objects.filter(pk=turno.pk).exists()

@@ -317,11 +317,12 @@ def test_recording_through_the_view_keeps_its_query_count(
 
 # 42 before issue 16: the view loaded the whole turno before the service (7 queries) and after
 # it (7 more), then 29 with the live screen's change trail. Now: session, user, the segretario's
-# group (asked once), the turno and its players for the form (2), the service (17 with its two
+# group (asked once), the turno's game system (which view answers the one set of addresses of
+# every game), the turno and its players for the form (2), the service (17 with its two
 # savepoints: the lock, the turno locked and loaded, the smazzata and its history row, the
 # results and theirs, the totals), then the live screen from the turno the service returns. The
 # change trail (7 queries) is read when it is opened (test_the_change_trail_is_read_when_opened)
-QUERIES_TO_RECORD = 22
+QUERIES_TO_RECORD = 23
 
 
 def test_the_change_trail_is_read_when_opened(segretario_client, season):

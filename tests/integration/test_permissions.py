@@ -49,7 +49,8 @@ class Expect:
     """A status and, for a redirect, where it goes.
 
     ``to``: ``"login"`` (settings.LOGIN_URL), ``"live"`` (the live screen of the URL's ``pk``),
-    a URL name, or a literal path.
+    ``"action:<name>"`` (the URL named ``scoring:<name>`` with the same arguments), a URL name,
+    or a literal path.
     """
 
     status: int
@@ -248,12 +249,16 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(everyone(MISSING), pk="huge"),
         P(segreteria(NOT_ALLOWED), pk="open_turno"),
     ),
+    # one set of addresses for every game: C.A.F. (open_turno...) and a Ramino match (game_...)
     "scoring:turno_smazzata": (
         P(segreteria(OK), unchanged=True, pk="open_turno"),  # form re-rendered with errors
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # empty form: errors shown
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
         P(everyone(MISSING), pk="huge"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_history": (
         G(segreteria(OK), pk="open_turno"),
@@ -263,33 +268,49 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(everyone(MISSING), pk="huge"),
         P(segreteria(NOT_ALLOWED), pk="open_turno"),
     ),
-    "scoring:turno_smazzata_form": (
+    "scoring:turno_smazzata_form": (  # C.A.F.'s fields for the chosen chiamante and game
         G(segreteria(OK), pk="open_turno"),
         G(segreteria(TO_LIVE), pk="closed_turno"),
+        G(segreteria(MISSING), pk="game_open"),  # the other games' fields need no refresh
         G(segreteria(MISSING), pk="missing"),
         P(segreteria(NOT_ALLOWED), pk="open_turno"),
+    ),
+    "scoring:turno_preview": (  # the Skat value as typed: read-only, a partial (empty here)
+        P(segreteria(OK), unchanged=True, pk="game_open"),
+        P(segreteria(OK), unchanged=True, pk="game_closed"),
+        P(segreteria(MISSING), pk="open_turno"),  # C.A.F.: the running check of the counts
+        P(segreteria(MISSING), pk="missing"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_correct": (
         G(segreteria(OK), pk="open_turno"),
         G(segreteria(TO_LIVE), pk="closed_turno"),
         G(segreteria(TO_LIVE), pk="empty_turno"),  # nothing to correct
+        G(segreteria(OK), pk="game_open"),
+        G(segreteria(TO_LIVE), pk="game_closed"),
         G(segreteria(MISSING), pk="missing"),
         P(segreteria(OK), unchanged=True, pk="open_turno"),
         P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
+        P(segreteria(NOT_ALLOWED), pk="game_open"),  # the correction posts to smazzata/
     ),
     "scoring:turno_undo": (
         P(segreteria(TO_LIVE), pk="open_turno"),  # undoes the last smazzata
-        P(segreteria(MISSING), pk="game_open"),  # another game's turno: its own screen
         P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
         P(segreteria(TO_LIVE), unchanged=True, pk="empty_turno"),
+        P(segreteria(TO_LIVE), pk="game_open"),
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_penalita_add": (
         P(segreteria(OK), unchanged=True, pk="open_turno"),
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # Ramino has no penalità
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_penalita_remove": (
         P(segreteria(TO_LIVE), pk="open_turno", penalita_pk="open_penalita"),
@@ -297,11 +318,15 @@ TABLE: dict[str, tuple[Check, ...]] = {
         # a penalità of another turno
         P(segreteria(MISSING), pk="open_turno", penalita_pk="closed_penalita"),
         P(segreteria(MISSING), pk="open_turno", penalita_pk="missing"),
+        P(segreteria(MISSING), pk="game_open", penalita_pk="open_penalita"),  # not its penalità
+        P(segreteria(MISSING), pk="game_open", penalita_pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno", penalita_pk="open_penalita"),
+        G(segreteria(NOT_ALLOWED), pk="game_open", penalita_pk="open_penalita"),
     ),
     "scoring:turno_sanction_add": (
         P(segreteria(OK), unchanged=True, pk="open_turno"),
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(MISSING), pk="game_open"),  # no Retrocessione per contatore in Ramino
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
     ),
@@ -310,20 +335,28 @@ TABLE: dict[str, tuple[Check, ...]] = {
         P(segreteria(OK), unchanged=True, pk="closed_turno", sanction_pk="closed_sanction"),
         P(segreteria(MISSING), pk="open_turno", sanction_pk="closed_sanction"),
         P(segreteria(MISSING), pk="open_turno", sanction_pk="missing"),
+        P(segreteria(MISSING), pk="game_open", sanction_pk="open_sanction"),
         G(segreteria(NOT_ALLOWED), pk="open_turno", sanction_pk="open_sanction"),
     ),
     "scoring:turno_close": (
         P(segreteria(OK), unchanged=True, pk="open_turno"),  # incomplete: errors shown
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # the match is not over
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
+        G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_reopen": (
         P(segreteria(OK), unchanged=True, pk="closed_turno"),  # no reason
         P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="closed_turno"),
         P(segreteria(OK), {"reason": "x"}, unchanged=True, pk="open_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="game_closed"),  # no reason
+        P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="game_closed"),
+        P(segreteria(INVALID), {"reason": "x"}, unchanged=True, pk="game_open"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="closed_turno"),
+        G(segreteria(NOT_ALLOWED), pk="game_closed"),
     ),
     "scoring:turno_delete": (
         P(segreteria(Expect(302, "scoring:segreteria")), pk="empty_turno"),
@@ -332,53 +365,25 @@ TABLE: dict[str, tuple[Check, ...]] = {
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="empty_turno"),
     ),
-    # -- the generic ledger (every game but C.A.F.): a Ramino match ---------------------------
-    "scoring:game_penalita": (
-        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # Ramino has no penalità
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
-        P(segreteria(MISSING), pk="open_turno"),
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open"),
-    ),
-    "scoring:game_penalita_remove": (
-        P(segreteria(MISSING), pk="game_open", penalita_pk="open_penalita"),  # not its penalità
-        P(segreteria(MISSING), pk="game_open", penalita_pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open", penalita_pk="open_penalita"),
-    ),
-    "scoring:game_smazzata": (
-        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # empty form: errors shown
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
-        P(segreteria(MISSING), pk="open_turno"),  # a C.A.F. turno has its own screen
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open"),
-    ),
-    "scoring:game_preview": (  # the Skat value as typed: read-only, a partial (empty here)
-        P(segreteria(OK), unchanged=True, pk="game_open"),
-        P(segreteria(OK), unchanged=True, pk="game_closed"),
-        P(segreteria(MISSING), pk="open_turno"),
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open"),
-    ),
-    "scoring:game_undo": (
-        P(segreteria(TO_LIVE), pk="game_open"),
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
-        P(segreteria(MISSING), pk="open_turno"),
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open"),
-    ),
-    "scoring:game_close": (
-        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # the match is not over
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_open"),
-    ),
-    "scoring:game_reopen": (
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),  # no reason
-        P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="game_closed"),
-        P(segreteria(INVALID), {"reason": "x"}, unchanged=True, pk="game_open"),
-        P(segreteria(MISSING), pk="missing"),
-        G(segreteria(NOT_ALLOWED), pk="game_closed"),
-    ),
+    # -- the old addresses of the other games' screens (segreteria/partite/...) ----------------
+    # a POST goes on to the same action with its body (308), a GET to the live screen (301);
+    # the action itself checks who asks
+    **{
+        f"scoring:moved_{name}": (
+            P(everyone(Expect(308, f"action:{name}")), pk="game_open", **extra),
+            G(everyone(Expect(301, "live")), pk="game_open", **extra),
+        )
+        for name, extra in (
+            ("turno_penalita_add", {}),
+            ("turno_penalita_remove", {"penalita_pk": "open_penalita"}),
+            ("turno_smazzata", {}),
+            ("turno_preview", {}),
+            ("turno_undo", {}),
+            ("turno_close", {}),
+            ("turno_reopen", {}),
+            ("turno_delete", {}),
+        )
+    },
     # -- accounts (django.contrib.auth.urls) -----------------------------------------------------
     "login": (G(PUBLIC), P(PUBLIC, unchanged=True)),  # an empty form: errors
     "logout": (G(everyone(NOT_ALLOWED)), P(everyone(TO_HOME))),
@@ -582,6 +587,8 @@ def _location_ok(expect: Expect, response, kwargs: Mapping[str, Any]) -> bool:
         return location == reverse("scoring:turno_live", args=[kwargs["pk"]])
     if expect.to == "verbale":
         return location == reverse("scoring:turno", args=[kwargs["pk"]]) + "#conferme"
+    if expect.to.startswith("action:"):  # the same action at its new address, same arguments
+        return location == reverse(f"scoring:{expect.to[len('action:') :]}", kwargs=kwargs)
     if expect.to.startswith("/"):
         return location == expect.to
     return location == reverse(expect.to)

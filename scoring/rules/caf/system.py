@@ -49,6 +49,11 @@ class CafSystem(BaseSystem):
     season_score_decimals = 2  # league points: 15,00 (SPEC §8.3)
     direction = "counterclockwise"  # SPEC §3.1
 
+    entry_form = "calls"  # the chiamante, the games still open to them, the counts (SPEC §3.2)
+
+    def deals_total(self, rules: RuleSet, players: int) -> int | None:
+        return rules.smazzate_count(players) if players in rules.decks else None  # 7 + 3N
+
     def table_sizes(self, rules: RuleSet) -> tuple[int, ...]:
         return tuple(range(rules.min_players, rules.max_players + 1))
 

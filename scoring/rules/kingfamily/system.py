@@ -54,8 +54,11 @@ class KingFamilySystem(SeasonFold, KingLedger):
     def next_step(self, rules: KingRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         return engine.next_step(rules, turno)
 
-    def deals_total(self, rules: KingRules, step: Mapping[str, Any]) -> int | None:
-        return step["smazzate"]  # the deals of the table (SPEC-king-family §A.3, §B.3, §C)
+    def deals_total(self, rules: KingRules, players: int) -> int | None:
+        if players not in rules.table_sizes:
+            return None
+        # the deals of the table (SPEC-king-family §A.3, §B.3, §C)
+        return engine.VARIANTS[rules.code].smazzate_count(rules, players)
 
     def check_smazzata(
         self, rules: KingRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]

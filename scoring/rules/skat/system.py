@@ -47,8 +47,8 @@ class SkatSystem(SeasonFold, SkatLedger):
     def next_step(self, rules: SkatRules, turno: Mapping[str, Any]) -> dict[str, Any]:
         return lista.next_step(rules, turno)
 
-    def deals_total(self, rules: SkatRules, step: Mapping[str, Any]) -> int | None:
-        return step["games"]  # the games of the list for the table (SPEC-skat §2)
+    def deals_total(self, rules: SkatRules, players: int) -> int | None:
+        return rules.games_per_list.get(players)  # the games of the list (SPEC-skat §2)
 
     def check_smazzata(
         self, rules: SkatRules, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
