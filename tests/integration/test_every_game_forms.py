@@ -106,7 +106,9 @@ def test_the_new_turno_form_refuses_a_table_the_game_does_not_take(segretario_cl
     assert response.status_code == 200 and not Turno.objects.exists()
     html = response.content.decode()
     seats = html[html.index('<fieldset class="seats">') : html.index('for="id_seat_1"')]
-    assert "3 giocatori: questo gioco si gioca in 4" in seats  # the engine's check, by the seats
+    assert "Giocatori: 3, ma questo gioco si gioca in 4." in seats  # the engine's, by the seats
+    english = segretario_client.post(URL, data, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Players: 3, but this game is played by 4." in english
     data["seat_4"] = pk["Dario"]
     assert segretario_client.post(URL, data).status_code == 302
 

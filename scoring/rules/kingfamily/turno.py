@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..caf.turno import PENALTY_LIMIT
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from ..ranking import competition_places
 from .classico import Classico
 from .internazionale import Internazionale
@@ -61,51 +61,81 @@ def read_head(
     """The turno's fields (everything but the smazzate' contents); every problem found."""
     problems: list[Problem] = []
 
-    def add(code: str, message: str, player: str | None = None, fld: str | None = None) -> None:
-        problems.append(Problem(code, message, player=player, field=fld))
+    def add(
+        code: str, message: str, who: str | None = None, fld: str | None = None, **params: Any
+    ) -> None:
+        """A problem; ``message`` marked with gettext_noop, its values in ``params``."""
+        problems.append(Problem.said(code, message, params or None, player=who, field=fld))
 
     if not isinstance(raw, Mapping):
-        add("FIELD_TYPE", "il turno deve essere un oggetto")
+        add("FIELD_TYPE", gettext_noop("Il turno deve essere un oggetto JSON."))
         return None, problems
     date = raw.get("date")
     if (require_date or date is not None) and not valid_date(date):
-        add("DATE", f"data non valida: {date!r} (AAAA-MM-GG)", fld="date")
+        add(
+            "DATE",
+            gettext_noop("Data: %(value)s non è una data (AAAA-MM-GG)."),
+            fld="date",
+            value=repr(date),
+        )
     number = raw.get("number", 1)
     if not is_int(number) or number < 1:
-        add("FIELD_TYPE", f"number deve essere un intero ≥ 1: {number!r}", fld="number")
+        add(
+            "FIELD_TYPE",
+            gettext_noop("Numero: deve essere un intero da 1 in su, non %(value)s."),
+            fld="number",
+            value=repr(number),
+        )
         number = 1
     players = raw.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        add("PLAYERS_COUNT", "players deve essere una lista di nomi", fld="players")
+        add("PLAYERS_COUNT", gettext_noop("Giocatori: serve una lista di nomi."), fld="players")
         players = None
     elif len(players) not in rules.table_sizes:
-        sizes = " o ".join(map(str, rules.table_sizes))
+        sizes = " / ".join(map(str, rules.table_sizes))
         add(
             "PLAYERS_COUNT",
-            f"{len(players)} giocatori: questo gioco si gioca in {sizes}",
+            gettext_noop("Giocatori: %(n)s, ma questo gioco si gioca in %(sizes)s."),
             fld="players",
+            n=len(players),
+            sizes=sizes,
         )
     for name, times in Counter(players or []).items():
         if times > 1:
-            add("PLAYER_DUPLICATE", f"{name} siede due volte al tavolo", name, "players")
+            add(
+                "PLAYER_DUPLICATE",
+                gettext_noop("Giocatori: %(player)s siede due volte al tavolo."),
+                name,
+                "players",
+                player=name,
+            )
     first_dealer = raw.get("first_dealer")
     if players is not None and first_dealer not in players:
         add(
             "FIRST_DEALER",
-            f"il primo mazziere {first_dealer!r} non siede al tavolo",
+            gettext_noop("Primo mazziere: %(player)s non siede al tavolo."),
             fld="first_dealer",
+            player=repr(first_dealer),
         )
     # Without a valid table the smazzate cannot be checked; any later problem does not stop them.
     seated = players is not None and not problems
     smazzate = raw.get("smazzate", [])
     if not isinstance(smazzate, list):
-        add("FIELD_TYPE", "smazzate deve essere una lista", fld="smazzate")
+        add("FIELD_TYPE", gettext_noop("Smazzate: serve una lista."), fld="smazzate")
         smazzate = []
     penalties = _penalties(raw.get("penalties"), players or [], add)
     if raw.get("tiebreak") not in (None, []):
-        add("TIEBREAK", "i posti pari merito sono condivisi: niente spareggio", fld="tiebreak")
+        add(
+            "TIEBREAK",
+            gettext_noop("Spareggio: i posti pari merito sono condivisi, niente spareggio."),
+            fld="tiebreak",
+        )
     if "sanctions" in raw:
-        add("FIELD_UNEXPECTED", "sanctions appartiene al King C.A.F.", fld="sanctions")
+        add(
+            "FIELD_UNEXPECTED",
+            gettext_noop("Sanzioni: appartengono al King C.A.F."),
+            fld="sanctions",
+        )
     date_out = date if valid_date(date) else None
     if not seated:
         return None, problems
@@ -116,25 +146,48 @@ def _penalties(value: Any, players: Sequence[str], add: Any) -> list[tuple[str, 
     if value is None:
         return []
     if not isinstance(value, list):
-        add("PENALTY", "penalties deve essere una lista di {player, points}", fld="penalties")
+        add(
+            "PENALTY",
+            gettext_noop("Penalità: serve una lista di {player, points}."),
+            fld="penalties",
+        )
         return []
     out = []
     for pen in value:
         if not isinstance(pen, Mapping):
-            add("PENALTY", "una penalità deve essere un oggetto {player, points}", fld="penalties")
+            add(
+                "PENALTY",
+                gettext_noop("Penalità: ognuna è un oggetto {player, points}."),
+                fld="penalties",
+            )
             continue
         player, points = pen.get("player"), pen.get("points")
         name = player if isinstance(player, str) else None
         if player not in players:
-            add("PENALTY", f"penalità per {player!r}, che non siede al tavolo", name, "penalties")
+            add(
+                "PENALTY",
+                gettext_noop("Penalità: %(player)s non siede al tavolo."),
+                name,
+                "penalties",
+                player=repr(player),
+            )
         elif not is_int(points) or abs(points) > PENALTY_LIMIT:
             add(
                 "PENALTY",
-                f"i punti di penalità devono essere interi entro ±{PENALTY_LIMIT}: {points!r}",
+                gettext_noop(
+                    "Penalità: i punti sono un numero intero entro ±%(limit)s, non %(value)s."
+                ),
                 name,
+                limit=PENALTY_LIMIT,
+                value=repr(points),
             )
         elif any(not isinstance(pen.get(k, ""), str) for k in ("article", "reason")):
-            add("PENALTY", "article e reason devono essere testi", name, "penalties")
+            add(
+                "PENALTY",
+                gettext_noop("Penalità: articolo e motivo sono testi."),
+                name,
+                "penalties",
+            )
         else:
             out.append((player, points))
     return out
@@ -161,9 +214,10 @@ def replay(rules: KingRules, head: Head, *, require_complete: bool = True) -> Re
     got = len(head.smazzate)
     if got > needed or (require_complete and got != needed):
         problems.append(
-            Problem(
+            Problem.said(
                 "SMAZZATE_COUNT",
-                f"{got} smazzate: un turno ne ha {needed}",
+                gettext_noop("Smazzate: sono %(got)s, un turno ne ha %(needed)s."),
+                {"got": got, "needed": needed},
                 field="smazzate",
             )
         )
@@ -253,7 +307,13 @@ def check_smazzata(
     variant = VARIANTS[rules.code]
     needed = variant.smazzate_count(rules, len(head.players))
     if len(head.smazzate) >= needed:
-        return [Problem("SMAZZATE_COUNT", f"il turno ha già tutte le {needed} smazzate")]
+        return [
+            Problem.said(
+                "SMAZZATE_COUNT",
+                gettext_noop("Il turno ha già tutte le sue %(needed)s smazzate."),
+                {"needed": needed},
+            )
+        ]
     slot = variant.slot(rules, head.players, head.first_dealer, rep.checked)
     return variant.check(rules, head.players, slot, smazzata).problems
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from .game import (
     Game,
     bonus_receivers,
@@ -57,12 +57,15 @@ def check_table(
         )
         return None, problems
     if len(set(players)) != len(players) or len(players) not in rules.table_sizes:
-        sizes = " o ".join(str(n) for n in rules.table_sizes)
+        sizes = " / ".join(str(n) for n in rules.table_sizes)
         problems.append(
-            Problem(
+            Problem.said(
                 "PLAYERS_COUNT",
-                f"una lista di Skat ha {sizes} giocatori distinti (trovati {len(players)}: "
-                f"{', '.join(players)})",
+                gettext_noop(
+                    "Giocatori: una lista di Skat ha %(sizes)s giocatori distinti (sono %(n)s: "
+                    "%(players)s)."
+                ),
+                {"sizes": sizes, "n": len(players), "players": ", ".join(players)},
                 field="players",
             )
         )
@@ -113,9 +116,10 @@ def check_game(
     total = rules.games_per_list[len(players)]
     if number > total:
         problems.append(
-            Problem(
+            Problem.said(
                 "GAMES_COUNT",
-                f"la lista è completa: {total} giochi con {len(players)} giocatori",
+                gettext_noop("La lista è completa: %(total)s giochi con %(n)s giocatori."),
+                {"total": total, "n": len(players)},
                 smazzata=number,
             )
         )
@@ -163,9 +167,10 @@ def _penalties(
         player, points = item.get("player"), item.get("points")
         if not rules.penalties_allowed:
             problems.append(
-                Problem(
+                Problem.said(
                     "PENALTY_NOT_ALLOWED",
-                    "il regolamento di questa stagione non prevede penalità",
+                    gettext_noop("Penalità: il regolamento di questa stagione non ne prevede."),
+                    None,
                     player=player if isinstance(player, str) else None,
                     field="penalties",
                 )
@@ -223,15 +228,26 @@ def rank(
     def key(p: str) -> tuple[int, int, int]:
         return (totals[p], won[p], -lost[p])
 
-    def show(p: str) -> str:
-        return f"{p} ({totals[p]} punti, {won[p]} vinti, {lost[p]} persi)"
-
     for a, b in pairwise(dict.fromkeys(tiebreak)):
         if key(a) < key(b):
             problems.append(
-                Problem(
+                Problem.said(
                     "TIE_UNSETTLED",
-                    f"il sorteggio mette {show(a)} prima di {show(b)}, contro i risultati",
+                    gettext_noop(
+                        "Spareggio: il sorteggio mette %(a)s (%(a_points)s punti, %(a_won)s vinti, "
+                        "%(a_lost)s persi) prima di %(b)s (%(b_points)s punti, %(b_won)s vinti, "
+                        "%(b_lost)s persi), contro i risultati."
+                    ),
+                    {
+                        "a": a,
+                        "a_points": totals[a],
+                        "a_won": won[a],
+                        "a_lost": lost[a],
+                        "b": b,
+                        "b_points": totals[b],
+                        "b_won": won[b],
+                        "b_lost": lost[b],
+                    },
                     player=a,
                     field="tiebreak",
                 )
@@ -244,11 +260,18 @@ def rank(
         missing = [p for p in group if p not in drawn]
         if len(group) > 1 and missing:
             problems.append(
-                Problem(
+                Problem.said(
                     "TIE_UNSETTLED",
-                    f"parità tra {', '.join(group)} a {totals[group[0]]} punti, "
-                    f"{won[group[0]]} giochi vinti e {lost[group[0]]} persi: "
-                    "registrare il sorteggio (tiebreak)",
+                    gettext_noop(
+                        "Spareggio: parità tra %(players)s a %(points)s punti, %(won)s giochi "
+                        "vinti e %(lost)s persi; registrare l'ordine sorteggiato."
+                    ),
+                    {
+                        "players": ", ".join(group),
+                        "points": totals[group[0]],
+                        "won": won[group[0]],
+                        "lost": lost[group[0]],
+                    },
                     player=missing[0],
                     field="tiebreak",
                 )
@@ -285,9 +308,10 @@ def score_list(
     total = rules.games_per_list[n]
     if len(raw) > total or (require_complete and len(raw) != total):
         problems.append(
-            Problem(
+            Problem.said(
                 "GAMES_COUNT",
-                f"una lista a {n} giocatori ha {total} giochi (trovati {len(raw)})",
+                gettext_noop("Una lista a %(n)s giocatori ha %(total)s giochi (sono %(found)s)."),
+                {"n": n, "total": total, "found": len(raw)},
             )
         )
     rows: list[dict[str, Any]] = []
