@@ -44,12 +44,8 @@ from scoring.rules.caf import RuleSetError
 from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system, systems
-from scoring.services.season import (
-    enrollment_add,
-    enrollment_remove,
-    season_rules_update,
-    seasons_of_player_bump,
-)
+from scoring.services.season import enrollment_add, enrollment_remove, seasons_of_player_bump
+from scoring.services.season_rules import season_rules_update
 
 
 class ViewOnly:

@@ -64,7 +64,7 @@ def record_seats(system: Any, record: Mapping[str, Any], names: Names) -> dict[s
 # ``Giornata.state_after`` keeps ``{"series": {player: code}, "streak": {player: n}}`` with each
 # player as the text of their primary key (as ``Season.start_series``); the engine reads names.
 STATE_MAPS = ("series", "streak")
-# the five other games keep ``{"fold": {player: figures}}`` (``services.games.FOLD``, the season
+# the five other games keep ``{"fold": {player: figures}}`` (``services.season.FOLD``, the season
 # standing's figures after the giornata), players by primary key too
 FOLD_MAP = "fold"
 

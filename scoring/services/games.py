@@ -39,10 +39,11 @@ from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.bulk import ids_by_name
 from scoring.services.close_requests import confirmations_clear
+from scoring.services.differences import Difference
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
 from scoring.services.news import news_muted, news_turno
-from scoring.services.season import season_create
+from scoring.services.season import FOLD, game_standing_refresh, season_create
 
 
 def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
@@ -405,140 +406,6 @@ def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict
     return season.system.standing(season.game_rules, roster, _closed_records(season, before))
 
 
-# The key of a generic giornata's ``state_after``: the season fold's state after the giornata
-# (member id -> accumulated figures, :mod:`scoring.rules.seasonfold`).
-FOLD = "fold"
-
-
-def closed_seats_by_giornata(
-    season_id: int, since: dt.date | None = None, *, seat_model: Any = Seat
-) -> dict[int, list[dict[str, dict[str, Any]]]]:
-    """What the season fold reads of the closed turni (of the giornate from ``since`` on): per
-    giornata id, each turno as ``{member id: {"total", "place", "extra"}}``, in turno order."""
-    qs = seat_model.objects.filter(turno__season_id=season_id, turno__status=Turno.CHIUSO)
-    if since is not None:
-        qs = qs.filter(turno__giornata__date__gte=since)
-    out: dict[int, list[dict[str, dict[str, Any]]]] = {}
-    turni: dict[int, dict[str, dict[str, Any]]] = {}
-    for giornata_id, turno_id, player_id, total, place, extra in qs.order_by(
-        "turno__giornata__date", "turno__number", "turno_id", "position"
-    ).values_list("turno__giornata_id", "turno_id", "player_id", "total", "place", "extra"):
-        if turno_id not in turni:
-            turni[turno_id] = {}
-            out.setdefault(giornata_id, []).append(turni[turno_id])
-        turni[turno_id][str(player_id)] = {"total": total, "place": place, "extra": extra}
-    return out
-
-
-def game_states_fill(
-    season_id: int,
-    system: Any,
-    since: dt.date | None = None,
-    *,
-    giornata_model: Any = Giornata,
-    seat_model: Any = Seat,
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Fold the closed turni of the giornate from ``since`` on (all when None) into the state
-    kept after the giornata before it, and keep each giornata's new state (``state_after``).
-
-    Returns the season's state now and the state before the last giornata with a closed turno
-    (None when no turno is closed): the Classifica and its arrows. Its queries do not grow with
-    the giornate before ``since``. A state missing before ``since`` (a database from before the
-    checkpoints) folds the whole season.
-    """
-    giornate = giornata_model.objects.filter(season_id=season_id)
-    state: dict[str, Any] = {}
-    if since is not None:
-        # the newest checkpoint before ``since`` (a giornata created since the last refresh, or
-        # a database from before the checkpoints, has none: the fold starts further back)
-        kept = (
-            giornate.filter(date__lt=since, state_after__has_key=FOLD)
-            .order_by("-date")
-            .values_list("date", "state_after")
-            .first()
-        )
-        if kept is None:
-            since = None
-        else:
-            since, state = kept[0] + dt.timedelta(days=1), kept[1][FOLD]
-    start = state
-    todo = list(
-        (giornate if since is None else giornate.filter(date__gte=since))
-        .order_by("date")
-        .values_list("pk", "date")
-    )
-    seats = closed_seats_by_giornata(season_id, since, seat_model=seat_model)
-    before_last: dict[str, Any] | None = None
-    changed = []
-    for pk, _date in todo:
-        played = seats.get(pk)
-        if played:
-            before_last = state
-            state = system.standing_fold(state, played)
-        changed.append(giornata_model(pk=pk, state_after={FOLD: state}))
-    giornata_model.objects.bulk_update(changed, ["state_after"], batch_size=500)
-    if before_last is None and start:  # the last closed giornata lies before ``since``
-        last = (
-            giornate.filter(date__lt=since, turni__status=Turno.CHIUSO)
-            .order_by("-date")
-            .values_list("date", flat=True)
-            .first()
-        )
-        prev = (
-            giornate.filter(date__lt=last, state_after__has_key=FOLD)
-            .order_by("-date")
-            .values_list("state_after", flat=True)
-        ).first()
-        before_last = (prev or {}).get(FOLD, {}) if last is not None else None
-    return state, before_last
-
-
-@transaction.atomic
-def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> None:
-    """Store the season's standing (and the places before its last giornata, for the arrows)
-    from the season fold kept by giornata: only the giornate from ``since`` on (all when None)
-    are folded again, from the closed seats' stored figures (no turno is replayed)."""
-    from scoring.models import Player
-
-    system, rules = season.system, season.game_rules
-    state, before_last = game_states_fill(season.pk, system, since)
-    roster = dict(Enrollment.objects.filter(season=season).values_list("player_id", "player__name"))
-    missing = {int(k) for k in state} - set(roster)
-    names = {
-        **roster,
-        **dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")),
-    }
-    ids = {name: pk for pk, name in names.items()}
-
-    def rows(fold: dict[str, Any]) -> list[dict[str, Any]]:
-        by_name = {names[int(k)]: v for k, v in fold.items()}
-        return system.standing_rank(rules, sorted(roster.values()), by_name)
-
-    now = rows(state)
-    # places as they stood before the last giornata (the movement arrows); none after the
-    # season's first giornata: there was no table to move from (as in C.A.F.)
-    before = {r["player"]: r["place"] for r in rows(before_last)} if before_last else {}
-    columns = system.standing_columns()
-    score_key = columns[0][0]
-    Standing.objects.filter(season=season).delete()
-    Standing.objects.bulk_create(
-        Standing(
-            season=season,
-            player_id=ids[r["player"]],
-            place=r["place"],
-            previous_place=before.get(r["player"]),
-            score=Decimal(str(r[score_key])),
-            series="",
-            turni=r.get("turni", 0),
-            extra={k: r[k] for k, _ in columns if k in r},
-        )
-        for r in now
-    )
-    from scoring.services.season import season_version_bump
-
-    season_version_bump(season=season)
-
-
 # what a replay of stored records may raise when a record is not one the engine accepts (a
 # name no longer at the table, a field of the wrong type): check_ledger reports it as a difference
 REPLAY_ERRORS = (RuleViolation, KeyError, ValueError, TypeError, IndexError)
@@ -556,8 +423,6 @@ def game_differences(season: Season) -> list[Any]:
     """Every stored value of a generic season that differs from a replay of its facts by the
     season's system (``check_ledger`` for these games): each smazzata's dealer, chooser, game
     and points, the running totals, a closed turno's places and figures, the standing."""
-    from scoring.services.ledger import Difference
-
     season = Season.objects.get(pk=season.pk)  # the rule set as stored now
     system, rules = season.system, season.game_rules
     found: list[Difference] = []
@@ -897,32 +762,3 @@ def game_season_import(
     history_for_import(turno_ids, user=closed_by, when=now)
     game_standing_refresh(season=season)
     return season
-
-
-def game_season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
-    """A generic season as a ``kingclub/v1`` input document whose turni are a ``Stream`` read
-    batch by batch (see :func:`scoring.services.interchange.season_export_stream`)."""
-    from scoring.services.interchange import turni_in_batches
-    from scoring.services.jsonstream import Stream
-
-    roster = list(
-        Enrollment.objects.filter(season=season)
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
-    turni = turni_in_batches(season, include_open, game_turni)
-    return {
-        "format": "kingclub/v1",
-        "ruleset": season.ruleset_code,
-        "season": season.name,
-        "roster": roster,
-        "rules": season.rules,
-        "turni": Stream(game_record(t) for t in turni),
-    }
-
-
-def game_season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:
-    """A generic season as a ``kingclub/v1`` input document: its closed turni, in date order."""
-    from scoring.services.jsonstream import materialize
-
-    return materialize(game_season_export_stream(season=season, include_open=include_open))

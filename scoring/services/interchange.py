@@ -41,8 +41,9 @@ from scoring.rules.caf.turno import score_turno
 from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
 from scoring.rules.systems import system_of_document
 from scoring.selectors import turno_record, turno_with_everything
+from scoring.selectors_games import game_record, game_turni
 from scoring.services.bulk import ids_by_name, insert_rows, pks_by
-from scoring.services.games import game_season_export_stream, game_season_import
+from scoring.services.games import game_season_import
 from scoring.services.history import history_for_import
 from scoring.services.jsonread import DEFAULT, DocumentFile, Limits, read_json
 from scoring.services.jsonstream import Stream, batched, materialize
@@ -430,6 +431,25 @@ def turni_in_batches(
     for chunk in batched(ids.iterator(chunk_size=2000), EXPORT_BATCH):
         batch = Turno.objects.filter(pk__in=chunk).order_by("giornata__date", "number", "pk")
         yield from load(batch)
+
+
+def game_season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
+    """A generic season as a ``kingclub/v1`` input document whose turni are a ``Stream`` read
+    batch by batch (see :func:`scoring.services.interchange.season_export_stream`)."""
+    roster = list(
+        Enrollment.objects.filter(season=season)
+        .order_by("player__name")
+        .values_list("player__name", flat=True)
+    )
+    turni = turni_in_batches(season, include_open, game_turni)
+    return {
+        "format": "kingclub/v1",
+        "ruleset": season.ruleset_code,
+        "season": season.name,
+        "roster": roster,
+        "rules": season.rules,
+        "turni": Stream(game_record(t) for t in turni),
+    }
 
 
 def season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:

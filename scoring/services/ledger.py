@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
 
 from scoring.models import (
@@ -41,26 +40,10 @@ from scoring.rules.caf import Standing as StandingRecord
 from scoring.rules.caf.records import GiornataOutcome
 from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.selectors import CARRIED, season_start_state, turno_record, turno_with_everything
+from scoring.services.differences import Difference
 from scoring.services.games import game_differences
 from scoring.services.season import CHART_LEADERS
 from scoring.services.seasons_close import final_series
-
-
-@dataclass(frozen=True)
-class Difference:
-    """One stored value that is not what the engine's replay gives."""
-
-    season: str
-    where: str
-    field: str
-    stored: object
-    expected: object
-
-    def __str__(self) -> str:
-        return (
-            f"{self.season} · {self.where} · {self.field}: "
-            f"registrato {self.stored!r}, atteso {self.expected!r}"
-        )
 
 
 class _Collector:

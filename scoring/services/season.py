@@ -22,7 +22,6 @@ from scoring.models import (
     Result,
     Sanction,
     Season,
-    SeasonEvent,
     Seat,
     Smazzata,
     Standing,
@@ -69,71 +68,6 @@ def season_create(
     return Season.objects.create(
         name=name, ruleset_code=ruleset_code, rules=rules, is_current=current
     )
-
-
-@transaction.atomic
-def season_rules_update(
-    *, season: Season, rules: dict[str, Any], user=None, reason: str = "", recompute: bool = False
-) -> Season:
-    """Edit the season's rule set: free before the first close; afterwards only with an
-    explicit recompute, recorded in the audit trail (SPEC §9)."""
-    season.system.rules(rules)  # the game's own checks (RuleViolation naming every key)
-    reason = user_text(reason, field="reason", label="motivo", max_length=2000, required=False)
-    season = Season.objects.select_for_update().get(pk=season.pk)
-    season_require_open(season)
-    if season.rules_locked and not recompute:
-        raise RuleViolation(
-            [
-                Problem(
-                    "RULESET_LOCKED",
-                    "la stagione ha già turni chiusi: il regolamento si cambia solo con un "
-                    "ricalcolo esplicito",
-                )
-            ]
-        )
-    season.rules = rules
-    season.save(update_fields=["rules"])
-    season_version_bump(season=season)  # the series' names are on the Classifica
-    for cached in ("ruleset", "game_rules"):
-        season.__dict__.pop(cached, None)
-    SeasonEvent.objects.create(
-        season=season,
-        kind="rules_update",
-        reason=reason,
-        user=user if user is not None and user.is_authenticated else None,
-    )
-    if recompute:
-        season_rescore(season=season, user=user, reason=reason or "cambio del regolamento")
-    return season
-
-
-@transaction.atomic
-def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
-    """Score every turno again with the season's rule set, then recompute the season."""
-    from scoring.services.turni import rescore_turno
-
-    season_lock(season)
-    season_require_open(season, fresh=True)
-    if season.is_generic:
-        from scoring.services.games import game_season_rescore
-
-        game_season_rescore(season=season)
-        SeasonEvent.objects.create(
-            season=season,
-            kind="recompute",
-            reason=reason.strip() or "ricalcolo della stagione",
-            user=user if user is not None and user.is_authenticated else None,
-        )
-        return
-    for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
-        rescore_turno(turno=turno)
-    SeasonEvent.objects.create(
-        season=season,
-        kind="recompute",
-        reason=reason.strip() or "ricalcolo della stagione",
-        user=user if user is not None and user.is_authenticated else None,
-    )
-    season_recompute(season=season)
 
 
 @transaction.atomic
@@ -258,8 +192,6 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     """
     season_lock(season)  # taken first by every caller; here for direct calls
     if season.is_generic:  # no giornate to chain: the game's standing from its closed turni
-        from scoring.services.games import game_standing_refresh
-
         game_standing_refresh(season=season, since=since)
         return
     rules = season.ruleset
@@ -674,5 +606,135 @@ def standings_refresh(*, season: Season) -> None:
             for place, row in now
         ],
         batch_size=1000,
+    )
+    season_version_bump(season=season)
+
+
+# The key of a generic giornata's ``state_after``: the season fold's state after the giornata
+# (member id -> accumulated figures, :mod:`scoring.rules.seasonfold`).
+FOLD = "fold"
+
+
+def closed_seats_by_giornata(
+    season_id: int, since: dt.date | None = None, *, seat_model: Any = Seat
+) -> dict[int, list[dict[str, dict[str, Any]]]]:
+    """What the season fold reads of the closed turni (of the giornate from ``since`` on): per
+    giornata id, each turno as ``{member id: {"total", "place", "extra"}}``, in turno order."""
+    qs = seat_model.objects.filter(turno__season_id=season_id, turno__status=Turno.CHIUSO)
+    if since is not None:
+        qs = qs.filter(turno__giornata__date__gte=since)
+    out: dict[int, list[dict[str, dict[str, Any]]]] = {}
+    turni: dict[int, dict[str, dict[str, Any]]] = {}
+    for giornata_id, turno_id, player_id, total, place, extra in qs.order_by(
+        "turno__giornata__date", "turno__number", "turno_id", "position"
+    ).values_list("turno__giornata_id", "turno_id", "player_id", "total", "place", "extra"):
+        if turno_id not in turni:
+            turni[turno_id] = {}
+            out.setdefault(giornata_id, []).append(turni[turno_id])
+        turni[turno_id][str(player_id)] = {"total": total, "place": place, "extra": extra}
+    return out
+
+
+def game_states_fill(
+    season_id: int,
+    system: Any,
+    since: dt.date | None = None,
+    *,
+    giornata_model: Any = Giornata,
+    seat_model: Any = Seat,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Fold the closed turni of the giornate from ``since`` on (all when None) into the state
+    kept after the giornata before it, and keep each giornata's new state (``state_after``).
+
+    Returns the season's state now and the state before the last giornata with a closed turno
+    (None when no turno is closed): the Classifica and its arrows. Its queries do not grow with
+    the giornate before ``since``. A state missing before ``since`` (a database from before the
+    checkpoints) folds the whole season.
+    """
+    giornate = giornata_model.objects.filter(season_id=season_id)
+    state: dict[str, Any] = {}
+    if since is not None:
+        # the newest checkpoint before ``since`` (a giornata created since the last refresh, or
+        # a database from before the checkpoints, has none: the fold starts further back)
+        kept = (
+            giornate.filter(date__lt=since, state_after__has_key=FOLD)
+            .order_by("-date")
+            .values_list("date", "state_after")
+            .first()
+        )
+        if kept is None:
+            since = None
+        else:
+            since, state = kept[0] + dt.timedelta(days=1), kept[1][FOLD]
+    start = state
+    todo = list(
+        (giornate if since is None else giornate.filter(date__gte=since))
+        .order_by("date")
+        .values_list("pk", "date")
+    )
+    seats = closed_seats_by_giornata(season_id, since, seat_model=seat_model)
+    before_last: dict[str, Any] | None = None
+    changed = []
+    for pk, _date in todo:
+        played = seats.get(pk)
+        if played:
+            before_last = state
+            state = system.standing_fold(state, played)
+        changed.append(giornata_model(pk=pk, state_after={FOLD: state}))
+    giornata_model.objects.bulk_update(changed, ["state_after"], batch_size=500)
+    if before_last is None and start:  # the last closed giornata lies before ``since``
+        last = (
+            giornate.filter(date__lt=since, turni__status=Turno.CHIUSO)
+            .order_by("-date")
+            .values_list("date", flat=True)
+            .first()
+        )
+        prev = (
+            giornate.filter(date__lt=last, state_after__has_key=FOLD)
+            .order_by("-date")
+            .values_list("state_after", flat=True)
+        ).first()
+        before_last = (prev or {}).get(FOLD, {}) if last is not None else None
+    return state, before_last
+
+
+@transaction.atomic
+def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> None:
+    """Store the season's standing (and the places before its last giornata, for the arrows)
+    from the season fold kept by giornata: only the giornate from ``since`` on (all when None)
+    are folded again, from the closed seats' stored figures (no turno is replayed)."""
+    system, rules = season.system, season.game_rules
+    state, before_last = game_states_fill(season.pk, system, since)
+    roster = dict(Enrollment.objects.filter(season=season).values_list("player_id", "player__name"))
+    missing = {int(k) for k in state} - set(roster)
+    names = {
+        **roster,
+        **dict(Player.objects.filter(pk__in=missing).values_list("pk", "name")),
+    }
+    ids = {name: pk for pk, name in names.items()}
+
+    def rows(fold: dict[str, Any]) -> list[dict[str, Any]]:
+        by_name = {names[int(k)]: v for k, v in fold.items()}
+        return system.standing_rank(rules, sorted(roster.values()), by_name)
+
+    now = rows(state)
+    # places as they stood before the last giornata (the movement arrows); none after the
+    # season's first giornata: there was no table to move from (as in C.A.F.)
+    before = {r["player"]: r["place"] for r in rows(before_last)} if before_last else {}
+    columns = system.standing_columns()
+    score_key = columns[0][0]
+    Standing.objects.filter(season=season).delete()
+    Standing.objects.bulk_create(
+        Standing(
+            season=season,
+            player_id=ids[r["player"]],
+            place=r["place"],
+            previous_place=before.get(r["player"]),
+            score=Decimal(str(r[score_key])),
+            series="",
+            turni=r.get("turni", 0),
+            extra={k: r[k] for k, _ in columns if k in r},
+        )
+        for r in now
     )
     season_version_bump(season=season)

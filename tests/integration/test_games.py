@@ -236,7 +236,7 @@ def test_the_admin_creates_a_season_of_each_game(admin_user, client):
 
 
 def test_an_edited_rule_set_is_checked_and_rescored(season):
-    from scoring.services.season import season_rules_update
+    from scoring.services.season_rules import season_rules_update
 
     turno = start(season)
     for hand in worked():

@@ -46,12 +46,8 @@ from scoring.rules.caf.simulator import simulate_turno
 from scoring.rules.problems import RuleViolation
 from scoring.selectors_history import albo_doro, member_history
 from scoring.services.ledger import ledger_differences
-from scoring.services.season import (
-    enrollment_add,
-    season_create,
-    season_recompute,
-    season_rules_update,
-)
+from scoring.services.season import enrollment_add, season_create, season_recompute
+from scoring.services.season_rules import season_rules_update
 from scoring.services.seasons_close import season_close, season_new
 from scoring.services.turni import turno_close, turno_reopen, turno_start
 from tests.helpers import record_smazzate

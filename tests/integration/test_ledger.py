@@ -93,7 +93,7 @@ def _flipped_rules(season):
 def test_a_rule_change_with_recompute_stores_the_new_winner_titles_and_reason():
     from scoring.models import SeasonEvent
     from scoring.rules.caf import RuleSet, score_turno
-    from scoring.services.season import season_rules_update
+    from scoring.services.season_rules import season_rules_update
 
     season = _season()
     t1, r1 = _play(season, D1, PLAYERS[:4], seed=1)
@@ -122,7 +122,7 @@ def test_a_rule_change_with_recompute_stores_the_new_winner_titles_and_reason():
 
 def test_a_recompute_without_a_reason_still_says_why():
     from scoring.models import SeasonEvent
-    from scoring.services.season import season_rescore, season_rules_update
+    from scoring.services.season_rules import season_rescore, season_rules_update
 
     season = _season()
     _play(season, D1, PLAYERS[:4], seed=1)

@@ -31,7 +31,8 @@ from scoring.models import (
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.ledger import ledger_differences
-from scoring.services.season import enrollment_add, season_rescore
+from scoring.services.season import enrollment_add
+from scoring.services.season_rules import season_rescore
 from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]

@@ -13,12 +13,8 @@ from scoring.models import Enrollment, Giornata, Player, Season, SeasonEvent, Se
 from scoring.rules.caf.ruleset import get_ruleset
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system
-from scoring.services.season import (
-    enrollment_add,
-    season_create,
-    season_rescore,
-    season_rules_update,
-)
+from scoring.services.season import enrollment_add, season_create
+from scoring.services.season_rules import season_rescore, season_rules_update
 from scoring.services.seasons_close import season_close
 from scoring.services.turni import turno_reopen
 from tests.helpers import play_turno

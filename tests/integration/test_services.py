@@ -26,7 +26,8 @@ from scoring.rules.caf.interchange import parse_document, score_document
 from scoring.rules.problems import RuleViolation
 from scoring.services.backup import backup_document, backup_restore
 from scoring.services.interchange import season_export, season_import
-from scoring.services.season import enrollment_add, season_create, season_rules_update
+from scoring.services.season import enrollment_add, season_create
+from scoring.services.season_rules import season_rules_update
 from scoring.services.turni import (
     penalita_add,
     penalita_remove,

@@ -28,7 +28,8 @@ from scoring.rules import RuleViolation
 from scoring.rules.calendar import Calendar
 from scoring.rules.systems import get_system
 from scoring.services.interchange import season_import, season_import_file
-from scoring.services.season import season_create, season_rules_update
+from scoring.services.season import season_create
+from scoring.services.season_rules import season_rules_update
 from scoring.services.turni import turno_start
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,8 @@ from django.test.utils import CaptureQueriesContext
 from scoring.models import Enrollment, Player, Result, Season, Seat, Smazzata, Turno
 from scoring.rules.caf import caf
 from scoring.rules.problems import RuleViolation
-from scoring.services.season import season_create, season_rules_update
+from scoring.services.season import season_create
+from scoring.services.season_rules import season_rules_update
 from scoring.services.seasons_close import season_close
 from scoring.services.turni import (
     penalita_add,
