@@ -15,18 +15,18 @@ from django.core.management import CommandError, call_command
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from scoring import api
 from scoring.models import Player, PlayerFigures, Season, Turno, TurnoEvent
 from scoring.rules.caf import caf
+from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
 from scoring.services.season import season_create
 from scoring.services.turni import (
     penalita_add,
     sanction_add,
-    smazzata_record,
     turno_close,
     turno_reopen,
-    turno_start,
 )
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -34,22 +34,15 @@ PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
 
 def _play(season, date, seed, user, close=True, upto=None):
+    """A turno played through the public API, its deals as the interchange file holds them."""
     record = simulate_turno(caf(), PLAYERS, random.Random(seed), first_dealer=PLAYERS[0])
-    turno = turno_start(
+    turno = api.turno_start(
         season=season, date=date, players=PLAYERS, first_dealer=PLAYERS[0], table="T1", user=user
     )
-    for i, sm in enumerate(record.smazzate[:upto], start=1):
-        smazzata_record(
-            turno=turno,
-            game=sm.game,
-            caller=sm.caller,
-            counts=sm.result,
-            trump=sm.trump,
-            number=i,
-            user=user,
-        )
+    for i, deal in enumerate(turno_to_input(record)["smazzate"][:upto], start=1):
+        api.smazzata_record(turno=turno, record=deal, number=i, user=user)
     if close:
-        turno_close(turno=turno, tiebreak=record.tiebreak, user=user)
+        api.turno_close(turno=turno, tiebreak=record.tiebreak, user=user)
     return turno
 
 

@@ -14,13 +14,14 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from scoring import api
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed, simulated_season
 from scoring.demo_games import game_season
 from scoring.models import Giornata, Player, Season
+from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.interchange import season_import
 from scoring.services.seasons_close import season_close
-from scoring.services.turni import smazzata_record, turno_start
 
 DEMO_GAMES = [
     # rule-set code, season name (before the year), members who play it, table sizes
@@ -136,7 +137,7 @@ class Command(BaseCommand):
         players = rng.sample(DEMO_MEMBERS, 4)
         record = simulate_turno(season.ruleset, players, rng)
         segretario = get_user_model().objects.filter(username="segretario").first()
-        turno = turno_start(
+        turno = api.turno_start(
             season=season,
             date=date,
             players=players,
@@ -144,14 +145,6 @@ class Command(BaseCommand):
             table="Tavolo 1",
             user=segretario,
         )
-        for i, sm in enumerate(record.smazzate[:9], start=1):
-            smazzata_record(
-                turno=turno,
-                game=sm.game,
-                caller=sm.caller,
-                counts=sm.result,
-                trump=sm.trump,
-                number=i,
-                user=segretario,
-            )
+        for i, deal in enumerate(turno_to_input(record)["smazzate"][:9], start=1):
+            api.smazzata_record(turno=turno, record=deal, number=i, user=segretario)
         assert Player.objects.filter(name__in=players).count() == 4
