@@ -90,6 +90,15 @@ DEALS = [
         "Declaration, trump ♠ spades, Bruno chooses",
     ),
     (
+        # no trump is said as such, not "briscola senza"
+        "king-classico",
+        NAMES,
+        "Bruno",
+        {"game": "DICH", "trump": "NT", "result": {"Anna": 4, "Bruno": 1, "Carla": 2, "Dario": 6}},
+        "Dichiarazione, senza briscola, sceglie Bruno",
+        "Declaration, no trump, Bruno chooses",
+    ),
+    (
         "king-internazionale",
         NAMES,
         "Dario",
@@ -195,7 +204,7 @@ def test_ramino_notes_say_the_distance_once_there_are_points(segretario_client, 
 
 def _post(client, turno, data, lang="it"):
     return client.post(
-        reverse("scoring:game_smazzata", args=[turno.pk]),
+        reverse("scoring:turno_smazzata", args=[turno.pk]),
         {"numero": "2", **data},
         HTTP_ACCEPT_LANGUAGE=lang,
     )
@@ -288,7 +297,7 @@ def test_a_bad_deal_in_english_and_italian(
     segretario_client, members, code, players, data, english, italian
 ):
     turno = _start(code, players, players[0])
-    url = reverse("scoring:game_smazzata", args=[turno.pk])
+    url = reverse("scoring:turno_smazzata", args=[turno.pk])
     for lang, messages in (("en", english), ("it", italian)):
         response = segretario_client.post(url, {"numero": "1", **data}, HTTP_ACCEPT_LANGUAGE=lang)
         assert response.status_code == 422

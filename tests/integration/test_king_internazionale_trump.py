@@ -59,7 +59,7 @@ def test_the_asta_starts_on_no_trump_and_refuses_one_with_a_negative_mode(segret
     assert [v for v, _c in radios] == ["", "S", "H", "D", "C", "NT"]
     assert "nessuna: asta negativa o non giocata" in html
     assert "none: negative or unplayed auction" in _live(segretario_client, turno, "en")
-    url = reverse("scoring:game_smazzata", args=[turno.pk])
+    url = reverse("scoring:turno_smazzata", args=[turno.pk])
     data = {"numero": "7", "game": "ASTA", "mode": "NEGATIVE", "trump": "H"}
     for lang, message in (
         (

@@ -17,7 +17,7 @@ TRUMP_LABELS = {
     "H": gettext_noop("♥ cuori"),
     "D": gettext_noop("♦ quadri"),
     "C": gettext_noop("♣ fiori"),
-    "NT": gettext_noop("senza"),
+    "NT": gettext_noop("senza briscola"),
 }
 MODE_LABELS = MODE_NAMES
 
@@ -232,7 +232,9 @@ class KingLedger(BaseSystem):
         parts: list[Any] = [Said(NAMES.get(smazzata["game"], smazzata["game"]))]
         if smazzata.get("mode"):
             parts.append(Said(MODE_LABELS.get(smazzata["mode"], smazzata["mode"])))
-        if smazzata.get("trump"):
+        if smazzata.get("trump") == "NT":
+            parts.append(Said(TRUMP_LABELS["NT"]))
+        elif smazzata.get("trump"):
             trump = Said(TRUMP_LABELS.get(smazzata["trump"], smazzata["trump"]))
             parts.append(said(gettext_noop("briscola %(trump)s"), trump=trump))
         if smazzata.get("blind"):
