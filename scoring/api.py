@@ -29,6 +29,7 @@ from django.db import transaction
 from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Standing, Turno
 from scoring.rules.caf.interchange import two
 from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.systems import DEFAULT_SYSTEM
 from scoring.rules.text import user_text
 from scoring.services import games as _games
 from scoring.services import season as _season
@@ -116,12 +117,12 @@ def _caf_deal(record: Mapping[str, Any]) -> dict[str, Any]:
 def season_create(
     *,
     name: str,
-    ruleset: str = "caf",
+    ruleset: str = DEFAULT_SYSTEM,
     rules: dict[str, Any] | None = None,
     current: bool = True,
 ) -> Season:
-    """A new season of game system ``ruleset`` ("caf", "king-classico", "king-internazionale",
-    "le-king", "skat-isko", "ramino-101"), with the system's default rule set or ``rules`` (the
+    """A new season of game system ``ruleset`` (a code of :func:`scoring.rules.systems.systems`;
+    by default the club's own game), with the system's default rule set or ``rules`` (the
     club's edits, checked by the system)."""
     return _season.season_create(name=name, ruleset_code=ruleset, rules=rules, current=current)
 

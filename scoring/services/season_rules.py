@@ -60,16 +60,15 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
     """Score every turno again with the season's rule set, then recompute the season."""
     season_lock(season)
     season_require_open(season, fresh=True)
-    if season.is_generic:
-        game_season_rescore(season=season)  # its standing included
-    else:
-        for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
-            rescore_turno(turno=turno)
-    SeasonEvent.objects.create(
+    SeasonEvent.objects.create(  # undone with the rest if a turno is refused
         season=season,
         kind="recompute",
         reason=reason.strip() or "ricalcolo della stagione",
         user=user if user is not None and user.is_authenticated else None,
     )
-    if not season.is_generic:
-        season_recompute(season=season)
+    if season.is_generic:
+        game_season_rescore(season=season)  # its standing included
+        return
+    for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
+        rescore_turno(turno=turno)
+    season_recompute(season=season)
