@@ -204,6 +204,21 @@ def moment(value: dt.datetime | None) -> str:
 # -- games --------------------------------------------------------------------------------------
 
 
+def rules_name(label: str, rules: Any = None) -> str:
+    """The season's own rules as the documents and the pages' footer name them: the name its
+    rule set carries (``Skat (ISkO, lista Seeger-Fabian)``), or the game's (``King C.A.F.``,
+    ``Ramino 101``) when the rule set names none or only a part of it (C.A.F.'s ``C.A.F.``);
+    a name without the game's gets it first: ``King classico (regole del circolo)``."""
+    name = ""
+    if isinstance(rules, dict):
+        name = str(rules.get("name") or rules.get("label") or "").strip()
+    if not name or name.casefold() in label.casefold():
+        return label
+    if label.casefold() in name.casefold():
+        return name
+    return f"{label} ({name})"
+
+
 def game_parts(code: str) -> tuple[str, str]:
     """``NH`` -> (``N``, ``H``): the text and the suit printed after it (red for ♥ ♦)."""
     return GAME_TEXT.get(code, (code, ""))

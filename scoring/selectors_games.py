@@ -108,6 +108,11 @@ class GameVerbale:
     sheet: dict[str, Any] | None = None
     # the points count against a player (Ramino): plain figures, never "+" nor a gain's colour
     penalty_points: bool = False
+    # the frame every Verbale shares (issue 25): when the turno was closed, by which segretario,
+    # under which of the season's rules
+    closed_at: Any = None
+    segretario: str = ""
+    rules: str = ""
 
 
 def sheet_of(system: Any, rules: Any, record: dict[str, Any]) -> dict[str, Any] | None:
@@ -151,6 +156,11 @@ def _reopen_events(turno: Turno) -> list[Any]:
     if events is None:
         events = list(turno.events.filter(kind="reopen").select_related("user"))
     return events
+
+
+def _signed_by(user: Any) -> str:
+    """The segretario as the Verbale names them (as C.A.F.'s): full name, else username."""
+    return "" if user is None else (user.get_full_name() or user.get_username())
 
 
 def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
@@ -210,6 +220,9 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
             for e in _reopen_events(turno)
         ],
         confirmations=confirmation_lines(turno.pk) if confirmations else [],
+        closed_at=None if turno.is_open else turno.closed_at,
+        segretario=_signed_by(turno.segretario) or _signed_by(turno.closed_by),
+        rules=formatting.rules_name(system.label, season.rules),
         penalties=[
             f"{p['player']} {p['points']:+d} (art. {p['article']}"
             + (f": {p['reason']})" if p.get("reason") else ")")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Max, Q
@@ -136,6 +137,8 @@ class Verbale:
     # who confirmed or contested the Verbale, one line each (the documents print them); filled
     # by ``verbale(turno, confirmations=True)``
     confirmations: tuple[str, ...] = ()
+    # the season's own rules as the documents name them (formatting.rules_name)
+    rules: str = ""
 
     @property
     def spareggio(self) -> bool:
@@ -151,7 +154,8 @@ class Verbale:
         return tuple(sorted(self.seats, key=lambda s: (s.place or 99, s.position)))
 
 
-def _user_name(user) -> str:
+def user_name(user: Any) -> str:
+    """A user as the documents sign with them: the full name, else the username."""
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
@@ -222,7 +226,7 @@ def verbale(turno: Turno, *, confirmations: bool = False) -> Verbale:
         status=turno.get_status_display(),
         closed=closed,
         first_dealer=turno.first_dealer.name,
-        segretario=_user_name(turno.segretario) or _user_name(turno.closed_by),
+        segretario=user_name(turno.segretario) or user_name(turno.closed_by),
         closed_at=turno.closed_at,
         seats=lines,
         rows=tuple(rows),
@@ -236,6 +240,7 @@ def verbale(turno: Turno, *, confirmations: bool = False) -> Verbale:
         smazzate_total=rules.smazzate_count(len(seats)),
         reopens=_reopens(turno),
         confirmations=tuple(confirmation_lines(turno.pk)) if confirmations else (),
+        rules=formatting.rules_name(turno.season.system.label, turno.season.rules),
     )
 
 
@@ -244,7 +249,7 @@ def _reopens(turno: Turno) -> tuple[ReopenLine, ...]:
     events = getattr(turno, "reopen_events", None)
     if events is None:
         events = turno.events.filter(kind=TurnoEvent.REOPEN).select_related("user")
-    return tuple(ReopenLine(e.at, _user_name(e.user), e.reason) for e in events)
+    return tuple(ReopenLine(e.at, user_name(e.user), e.reason) for e in events)
 
 
 @dataclass(frozen=True)

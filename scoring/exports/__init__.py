@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import formatting
+from scoring.selectors_games import GameVerbale
 from scoring.verbale import Verbale
 
 DRAFT_MARK = gettext_lazy("BOZZA — turno in corso")
@@ -40,14 +41,14 @@ def series_text(code: str, labels: Mapping[str, str] | None) -> str:
     return (labels or {}).get(code, code)
 
 
-def verbale_title(v: Verbale) -> str:
+def verbale_title(v: Verbale | GameVerbale) -> str:
     """``Verbale di Turno n. 3``; a turno in corso has no number yet."""
     if v.verbale_number:
         return _("Verbale di Turno n. %(n)s") % {"n": v.verbale_number}
     return _("Verbale di Turno")
 
 
-def verbale_doc_id(v: Verbale) -> str:
+def verbale_doc_id(v: Verbale | GameVerbale) -> str:
     """The running footer: ``Verbale n. 3 · 2026-27 · 20/11/2026 turno 1``."""
     head = (
         _("Verbale n. %(n)s") % {"n": v.verbale_number}

@@ -14,9 +14,20 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from scoring import formatting
-from scoring.exports import now
+from scoring.exports import DRAFT_MARK, now, verbale_doc_id, verbale_title
 from scoring.exports.pdf import render_pdf
-from scoring.exports.xlsx import Sheet, _book, col_letter
+from scoring.exports.xlsx import (
+    INT_FORMAT,
+    SIGNED_FORMAT,
+    Sheet,
+    _book,
+    col_letter,
+    frame_head,
+    frame_signature,
+    number_format,
+    print_setup,
+    spreadsheet_value,
+)
 from scoring.selectors_games import GameClassifica, GameVerbale
 
 
@@ -27,31 +38,32 @@ def basename(v: GameVerbale) -> str:
     return slugify(f"verbale {v.season} {v.date.isoformat()} turno {v.number}")
 
 
+def verbale_context(v: GameVerbale) -> dict[str, Any]:
+    """What the Verbale template prints: the frame every game's Verbale shares (title and
+    running footer with the Verbale number and the season, the season's rules, the close and the
+    segretario; ``_frame_head.html``, ``_frame_signature.html``) and the game's own grid."""
+    return {
+        "v": v,
+        "title": verbale_title(v),
+        "doc_id": verbale_doc_id(v),
+        "date_long": formatting.date_long(v.date),
+        "closed_at": formatting.moment(v.closed_at),
+        "generated": formatting.moment(now()),
+        "draft_mark": "" if v.closed else DRAFT_MARK,
+        "landscape": len(v.players) > 5 or v.sheet is not None,
+    }
+
+
 def verbale_pdf(v: GameVerbale) -> bytes:
-    return render_pdf(
-        "scoring/documents/game_verbale.html",
-        {
-            "v": v,
-            "date_long": formatting.date_long(v.date),
-            "generated": formatting.moment(now()),
-            "draft_mark": "" if v.closed else _("BOZZA: turno in corso, totali provvisori"),
-            "landscape": len(v.players) > 5 or v.sheet is not None,
-        },
-    )
+    return render_pdf("scoring/documents/game_verbale.html", verbale_context(v))
 
 
 def verbale_xlsx(v: GameVerbale) -> bytes:
     """Sheet "Verbale": one row per smazzata, the totals as =SUM formulas carrying their values,
     then the results; every text written as text (never a formula)."""
-    wb, out = _book(f"{v.title} · {v.season}", v.club)
+    wb, out = _book(f"{verbale_title(v)} · {v.season}", v.club)
     s = Sheet(wb, wb.add_worksheet("Verbale"))
-    s.put(1, 1, f"{v.club} · {v.game}", bold=True, font_size=13)
-    number = f" n. {v.verbale_number}" if v.verbale_number else ""
-    s.put(2, 1, f"{v.title}{number}", bold=True, font_size=12)
-    s.put(3, 1, f"{v.season} · {formatting.date_long(v.date)} · turno {v.number}")
-    if not v.closed:
-        s.put(4, 1, _("BOZZA: turno in corso, totali provvisori"), bold=True, font_color="#b00020")
-    head = 6
+    head = frame_head(s, v) + 1
     if v.sheet is not None:
         row = _sheet_xlsx(s, v, head)
         return _xlsx_closing(s, wb, out, v, row, head + 1)
@@ -62,12 +74,13 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
     s.width(2, 16)
     s.width(3, 48)
     first = head + 1
-    points = "0" if v.penalty_points else "+0;-0;0"  # a penalty is not a gain: no "+"
+    # a penalty is not a gain: no "+"; a true minus sign either way
+    points = INT_FORMAT if v.penalty_points else SIGNED_FORMAT
     for i, r in enumerate(v.rows):
         row = first + i
         s.put(row, 1, r["number"])
         s.put(row, 2, r["dealer"])
-        s.put(row, 3, r["line"], text_wrap=True)
+        s.put(row, 3, formatting.text(r["line"]), text_wrap=True)
         for j, value in enumerate(r["points"]):
             s.put(row, 4 + j, value, num_format=points)
     last = first + len(v.rows) - 1
@@ -85,7 +98,7 @@ def verbale_xlsx(v: GameVerbale) -> bytes:
     row = total_row + 2
     if v.balance is not None:
         s.put(total_row + 1, 3, _("Saldo delle smazzate (somma dei punti)"))
-        s.put(total_row + 1, 4, v.balance, bold=True)
+        s.put(total_row + 1, 4, v.balance, bold=True, num_format=number_format(v.balance))
         row += 1
     return _xlsx_closing(s, wb, out, v, row, head)
 
@@ -120,13 +133,17 @@ def _sheet_xlsx(s: Sheet, v: GameVerbale, head: int) -> int:
         s.width(col, width)
     score_col = 2 + facts  # the last fact: the declarer's game score, written as a number
     first = head + 2
-    signed = "+0;-0;0"
+    signed = SIGNED_FORMAT
     for i, r in enumerate(sheet["rows"]):
         row = first + i
         s.put(row, 1, r["number"])
         s.put(row, 2, r["dealer"])
-        for c, text in enumerate(r["facts"][:-1], start=3):
-            s.put(row, c, text)
+        for c, fact in enumerate(r["facts"][:-1], start=3):
+            value = spreadsheet_value(fact)  # the game's value "72" a number, "104 : 16" text
+            if isinstance(value, str):
+                s.put(row, c, formatting.text(value))
+            else:
+                s.put(row, c, value, num_format=number_format(value))
         s.put(row, score_col, r["score"], num_format=signed)
         score = f"${col_letter(score_col)}{row}"
         for j, cell in enumerate(r["cells"]):
@@ -150,7 +167,7 @@ def _sheet_xlsx(s: Sheet, v: GameVerbale, head: int) -> int:
     for k, line in enumerate(sheet["summary"]):
         final = k == len(sheet["summary"]) - 1
         style: dict[str, Any] = {"bold": final, "top": 1 if k == 0 or final else 0}
-        s.put(row, 3, line["label"], **style)
+        s.put(row, 3, formatting.text(line["label"]), **style)
         for j, cell in enumerate(line["cells"]):
             run, g, lost = (col_letter(c) for c in cols(j))
             kind = line["kind"]
@@ -180,21 +197,23 @@ def _sheet_xlsx(s: Sheet, v: GameVerbale, head: int) -> int:
 
 
 def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: int) -> bytes:
-    """The Verbale's closing lines (penalità, results, reopenings) and the page setup."""
+    """The Verbale's closing lines (penalità, results, reopenings) and the frame every Verbale
+    workbook shares (the close, the segretario, the running footer)."""
     if v.penalties:
         s.put(row, 1, _("Penalità"), bold=True)
         for p in v.penalties:
             row += 1
-            s.put(row, 2, p)
+            s.put(row, 2, formatting.text(p))
         row += 2
     if v.results:
-        headers = [_("Posto"), _("Giocatore"), _("Punti"), *(label for _k, label in v.columns)]
+        headers = [_("Posto"), _("Giocatore"), _("Totale"), *(_(label) for _k, label in v.columns)]
         for c, text in enumerate(headers, start=1):
             s.put(row, c, text, bold=True, bottom=1)
         for r in v.results:
             row += 1
             for c, value in enumerate([r["place"], r["player"], r["total"], *r["values"]], 1):
-                s.put(row, c, value)
+                value = spreadsheet_value(value)
+                s.put(row, c, value, num_format=number_format(value))
         row += 2
     for line in v.reopens:
         s.put(row, 1, line)
@@ -202,9 +221,15 @@ def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: i
     for line in v.confirmations:
         s.put(row, 1, line)
         row += 1
-    s.ws.set_landscape() if len(v.players) > 4 or v.sheet else s.ws.set_portrait()
-    s.ws.set_paper(9)
-    s.ws.fit_to_pages(1, 0)
+    row += 1
+    last_col = 3 + len(v.players) * (3 if v.sheet else 1)
+    frame_signature(s, v, row, generated=formatting.moment(now()), last_col=max(last_col, 8))
+    print_setup(
+        s,
+        landscape=len(v.players) > 4 or v.sheet is not None,
+        title_rows=(head - 1 if v.sheet else head, head),
+        footer=verbale_doc_id(v),
+    )
     s.ws.freeze_panes(head, 0)
     wb.close()
     return out.getvalue()
@@ -233,13 +258,14 @@ def standing_xlsx(c: GameClassifica, last_date: Any) -> bytes:
     s.put(2, 1, f"{_('Classifica Generale')} {c.season}", bold=True, font_size=12)
     if last_date:
         s.put(3, 1, formatting.date_long(last_date))
-    headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(label for _k, label in columns)]
+    headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(_(label) for _k, label in columns)]
     for col, text in enumerate(headers, start=1):
         s.put(5, col, text, bold=True, bottom=1)
     s.width(2, 24)
     for i, r in enumerate(rows, start=6):
         for col, value in enumerate([r.place, r.player, *r.values], start=1):
-            s.put(i, col, value)
+            value = spreadsheet_value(value)
+            s.put(i, col, value, num_format=number_format(value))
     s.ws.freeze_panes(5, 0)
     wb.close()
     return out.getvalue()

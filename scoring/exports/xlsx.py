@@ -34,8 +34,16 @@ TINT = "#E8F3EE"
 GREY = "#F4F6F8"
 THIN = "#9AA3AD"
 MUTED = "#555555"
-POINTS_FORMAT = "0;[Red]-0;0"
-DEC_FORMAT = "0.00"
+# Number formats: the number stays a number (Excel writes its decimal separator the reader's
+# way: ``0,43`` in an Italian Excel, ``0.43`` in an English one) and a negative one is written
+# with the true minus sign U+2212, as on the pages and in the PDFs (the format code's "." is
+# the decimal separator whatever the reader's language; the minus is quoted text).
+MINUS = f'"{formatting.MINUS}"'
+POINTS_FORMAT = f"0;[Red]{MINUS}0;0"  # a smazzata's points, a penalità, a turno total
+SIGNED_FORMAT = f"+0;{MINUS}0;0"  # the five games' points: +7, −15, 0
+INT_FORMAT = f"0;{MINUS}0"  # a count or whole points: 2704, −46 (no ",00")
+DEC_FORMAT = f"0.00;{MINUS}0.00"  # the rapporto, a season score: 0,43, −0,43
+LEAGUE_FORMAT = f"+0.00;{MINUS}0.00;0.00"  # a turno's league points: +1,03, −0,64
 DATE_FORMAT = "DD/MM/YYYY"
 FONT_NAME = "Arial"  # Liberation Sans where Arial is missing: same metrics
 BASE_SIZE = 10
@@ -49,6 +57,36 @@ WORKBOOK_OPTIONS = {
 # the grid's fixed columns, before two columns (count, points) per player
 FIXED_WIDTHS = (5, 11, 9, 18, 18, 10, 9, 16)
 FIRST_PLAYER_COL = len(FIXED_WIDTHS) + 1
+
+
+def spreadsheet_value(value: Any) -> Any:
+    """A figure of a game's tables as a spreadsheet cell: a number kept as text by a record
+    (the Ramino fee ``"1.00"``) becomes a number, so Excel writes it the reader's way; any
+    other text stays text."""
+    if isinstance(value, str):
+        try:
+            d = Decimal(value.strip())
+        except ArithmeticError:
+            return value
+        return d if d.is_finite() and value.strip() else value
+    return value
+
+
+def number_format(value: Any) -> str | None:
+    """The number format of a figure, as :func:`scoring.formatting.figure` writes it on the
+    pages: integers and whole points without decimals (``916``, not ``916,00``), a decimal with
+    its own places (the fee ``1,00``), a true minus sign; None for what is no number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        return None
+    if isinstance(value, float):
+        return DEC_FORMAT
+    if isinstance(value, int):
+        return INT_FORMAT
+    places = max(0, -value.as_tuple().exponent)  # type: ignore[operator]
+    if not places:
+        return INT_FORMAT
+    digits = "0" * places
+    return f"0.{digits};{MINUS}0.{digits}"
 
 
 def fixed_headers() -> tuple[str, ...]:
@@ -82,6 +120,8 @@ class Sheet:
         return self._formats[key]
 
     def put(self, row: int, col: int, value: Any, **style: Any) -> None:
+        if style.get("num_format") is None:
+            style.pop("num_format", None)
         f = self.fmt(**style)
         r, c = row - 1, col - 1
         if value is None or value == "":
@@ -120,7 +160,9 @@ def col_letter(col: int) -> str:
     return text
 
 
-def _print_setup(s: Sheet, *, landscape: bool, title_rows: tuple[int, int], footer: str) -> None:
+def print_setup(s: Sheet, *, landscape: bool, title_rows: tuple[int, int], footer: str) -> None:
+    """A4, one page wide, the title rows repeated, the running footer (the document and the
+    page) on every page: every workbook's print frame."""
     ws = s.ws
     ws.set_paper(9)  # A4
     if landscape:
@@ -143,6 +185,45 @@ def _fact(s: Sheet, row: int, label: str, value: object, *, fmt: str | None = No
     s.put(row, 4, value, **style)
 
 
+def frame_head(s: Sheet, v: Any) -> int:
+    """The head every Verbale workbook shares (C.A.F. and the five other games): the club, the
+    title with the Verbale number, the draft mark, then the facts (season, the season's rules,
+    date, turno, first dealer, segretario). Returns the next free row."""
+    s.put(1, 1, v.club, bold=True, font_size=11, font_color=GREEN)
+    s.put(2, 1, verbale_title(v), bold=True, font_size=16)
+    if not v.closed:
+        s.put(2, 6, str(DRAFT_MARK), bold=True, font_size=12, font_color=RED)
+    _fact(s, 3, _("Stagione"), v.season)
+    _fact(s, 4, _("Regolamento"), v.rules)
+    _fact(s, 5, _("Data"), v.date, fmt=DATE_FORMAT)
+    s.put(5, 6, formatting.date_long(v.date), font_color=MUTED)
+    _fact(s, 6, _("Turno n."), v.number)
+    if v.table:
+        s.put(6, 6, v.table, font_color=MUTED)
+    _fact(s, 7, _("Primo mazziere"), v.first_dealer)
+    _fact(s, 8, _("Segretario"), v.segretario or "")
+    return 9
+
+
+def frame_signature(s: Sheet, v: Any, r: int, *, generated: str, last_col: int) -> int:
+    """The close every Verbale workbook shares: when the turno was closed (or the draft mark),
+    when the file was made, the segretario's name and the signature line. Returns the next row."""
+    if v.closed:
+        s.put(r, 1, _("Turno chiuso il %(when)s.") % {"when": formatting.moment(v.closed_at)})
+    else:
+        draft = _("%(mark)s: documento provvisorio.") % {"mark": DRAFT_MARK}
+        s.put(r, 1, draft, bold=True, font_color=RED)
+    s.put(r, 6, _("Generato il %(when)s") % {"when": generated}, font_size=9, font_color=MUTED)
+    r += 2
+    s.put(r, 1, _("Il segretario"), font_color=MUTED)
+    s.put(r, 4, v.segretario or "", bold=True)
+    s.put(r, 6, _("Firma"), font_color=MUTED, align="right")
+    for col in range(7, last_col + 1):
+        s.put(r, col, "", bottom=1)
+    s.height(r, 24)
+    return r + 1
+
+
 def _write_verbale(
     s: Sheet,
     v: Verbale,
@@ -153,22 +234,11 @@ def _write_verbale(
     fixed = fixed_headers()
     n = len(v.seats)
     last_col = len(fixed) + 2 * n
-    s.put(1, 1, v.club, bold=True, font_size=11, font_color=GREEN)
-    s.put(2, 1, verbale_title(v), bold=True, font_size=16)
-    if not v.closed:
-        s.put(2, 6, str(DRAFT_MARK), bold=True, font_size=12, font_color=RED)
-    _fact(s, 3, _("Stagione"), v.season)
-    _fact(s, 4, _("Data"), v.date, fmt=DATE_FORMAT)
-    s.put(4, 6, formatting.date_long(v.date), font_color=MUTED)
-    _fact(s, 5, _("Turno n."), v.number)
-    if v.table:
-        s.put(5, 6, _("tavolo %(t)s") % {"t": v.table}, font_color=MUTED)
-    _fact(s, 6, _("Primo mazziere"), v.first_dealer)
-    _fact(s, 7, _("Segretario"), v.segretario or "")
+    row = frame_head(s, v)
     seating = " · ".join(f"{seat.position + 1}. {seat.player}" for seat in v.seats)
-    _fact(s, 8, _("Giocatori (posto)"), seating)
+    _fact(s, row, _("Giocatori (posto)"), seating)
 
-    head, sub = 10, 11
+    head, sub = row + 2, row + 3
     header = {"bold": True, "bg_color": TINT, "align": "center", "text_wrap": True, "border": 1}
     header["border_color"] = THIN
     for col, text in enumerate(fixed, start=1):
@@ -247,7 +317,7 @@ def _write_verbale(
         s.put(ratio_row, col - 1, "", **box)
         s.put(ratio_row, col, seat.ratio, num_format=DEC_FORMAT, **box)
         s.put(league_row, col - 1, "", **box)
-        s.put(league_row, col, seat.league_points, num_format=DEC_FORMAT, bold=True, **box)
+        s.put(league_row, col, seat.league_points, num_format=LEAGUE_FORMAT, bold=True, **box)
         titles = ", ".join(
             f"{label} {formatting.title_value(value)}" for _c, label, value in seat.titles
         )
@@ -321,19 +391,7 @@ def _write_verbale(
     )
     s.put(r, 1, legend, font_size=9, font_color=MUTED)
     r += 1
-    if v.closed:
-        s.put(r, 1, _("Turno chiuso il %(when)s.") % {"when": formatting.moment(v.closed_at)})
-    else:
-        draft = _("%(mark)s: documento provvisorio.") % {"mark": DRAFT_MARK}
-        s.put(r, 1, draft, bold=True, font_color=RED)
-    s.put(r, 6, _("Generato il %(when)s") % {"when": generated}, font_size=9, font_color=MUTED)
-    r += 2
-    s.put(r, 1, _("Il segretario"), font_color=MUTED)
-    s.put(r, 4, v.segretario or "", bold=True)
-    s.put(r, 6, _("Firma"), font_color=MUTED, align="right")
-    for col in range(7, max(last_col, 10) + 1):
-        s.put(r, col, "", bottom=1)
-    s.height(r, 24)
+    frame_signature(s, v, r, generated=generated, last_col=max(last_col, 10))
 
     for col, width in enumerate(FIXED_WIDTHS, start=1):
         s.width(col, width)
@@ -342,7 +400,7 @@ def _write_verbale(
         s.width(col, 4.5)
         s.width(col + 1, max(9, len(seat.player) * 0.6))
     s.ws.freeze_panes(first - 1, FIRST_PLAYER_COL - 1)
-    _print_setup(s, landscape=n >= 5, title_rows=(head, sub), footer=verbale_doc_id(v))
+    print_setup(s, landscape=n >= 5, title_rows=(head, sub), footer=verbale_doc_id(v))
 
 
 def classifica_headers() -> list[str]:
@@ -411,7 +469,7 @@ def _write_classifica(
     for col, width in enumerate(widths, start=1):
         s.width(col, width)
     s.ws.freeze_panes(head, 2)
-    _print_setup(
+    print_setup(
         s,
         landscape=True,
         title_rows=(head, head),

@@ -252,6 +252,17 @@ def minus(value: Any) -> str:
     return formatting.text(value)
 
 
+@register.filter
+def rules_name(season: Any) -> str:
+    """``{{ season|rules_name }}``: the season's own rules as the documents and the pages'
+    footer name them (``Skat (ISkO, lista Seeger-Fabian)``, ``King C.A.F.``); ``""`` without a
+    season."""
+    system = getattr(season, "system", None)
+    if system is None:
+        return ""
+    return formatting.rules_name(system.label, season.rules)
+
+
 @register.simple_tag
 def league_points_label() -> str:
     """``{% league_points_label %}``: the one name of league points (``Punti classifica``)."""

@@ -241,10 +241,10 @@ def check_verbale_xlsx(turno: Turno, content: bytes) -> None:
         ratio = ws.cell(ratio_row, col)
         assert Decimal(str(ratio.value)).quantize(Decimal("0.01")) == seat.ratio
         assert seat.ratio == score.ratios[name]
-        assert ratio.number_format == "0.00"
+        assert ratio.number_format == '0.00;"−"0.00'  # U+2212 before a negative ratio
         league = ws.cell(league_row, col)
         assert Decimal(str(league.value)).quantize(Decimal("0.01")) == seat.league_points
-        assert league.number_format == "0.00"
+        assert league.number_format == '+0.00;"−"0.00;0.00'  # signed, as on the pages
     # audit-friendly and printable
     assert ws.freeze_panes == f"I{first}"
     assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
@@ -280,7 +280,7 @@ def check_classifica_sheet(ws, expected) -> None:
         assert Decimal(str(values[3])).quantize(Decimal("0.01")) == row.score
         assert values[4:7] == [row.turni, row.absences, row.scudetti]
         assert values[8:] == [row.titles[c] for c in titles]
-        assert ws.cell(head + 1 + i, 4).number_format == "0.00"
+        assert ws.cell(head + 1 + i, 4).number_format == '0.00;"−"0.00'
     assert ws.cell(head + 1 + len(expected), 2).value is None
     assert ws.freeze_panes is not None
     assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4)
@@ -425,7 +425,7 @@ def test_verbale_pdf_hand_turno_with_cappotti_scazzata_and_penalita(db, segretar
     assert "scazzata del chiamante" in text and "cappotto" in text
     assert "Carla −5 art. 9 carte toccate prima del permesso" in lines
     assert "Dario −3 art. 15 ritardo" in lines
-    assert "tavolo Tavolo verde" in text
+    assert "Turno n. 1 · Tavolo verde" in text  # the club's own name of the table
     assert "venerdì 20 novembre 2026" in text
     assert "pagina 1 di 1" in text
     assert "generato il 21/11/2026 alle 00:05" in text  # Europe/Rome
