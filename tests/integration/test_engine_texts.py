@@ -325,3 +325,23 @@ def test_caf_impossible_counts_in_english_and_italian(segretario_client, members
     missing = _text(segretario_client.post(url, {**data, "count_2": ""}, HTTP_ACCEPT_LANGUAGE="en"))
     assert "the result of Carla is missing" in missing
     assert not Smazzata.objects.filter(turno=turno).exists()
+
+
+def test_ramino_verbale_document_and_workbook_print_penalties_plainly(ramino):
+    import io
+
+    from django.template.loader import render_to_string
+    from openpyxl import load_workbook
+
+    from scoring.exports.games import verbale_xlsx
+    from scoring.selectors_games import verbale_rows
+
+    v = verbale_rows(ramino)
+    assert v.penalty_points is True
+    context = {"v": v, "date_long": "", "generated": "", "draft_mark": "", "landscape": False}
+    html = render_to_string("scoring/documents/game_verbale.html", context)
+    assert '<td class="points">34</td>' in html and '<td class="points">55</td>' in html
+    assert "+34" not in html and "+55" not in html and "+12" not in html
+    sheet = load_workbook(io.BytesIO(verbale_xlsx(v)))["Verbale"]
+    cells = [c for row in sheet.iter_rows() for c in row if c.value in (34, 55)]
+    assert cells and {c.number_format for c in cells} == {"0"}
