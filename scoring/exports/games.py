@@ -246,6 +246,7 @@ def standing_pdf(c: GameClassifica, last_date: Any) -> bytes:
             "rows": c.rows,
             "last_date": formatting.date_long(last_date) if last_date else "",
             "generated": formatting.moment(now()),
+            "doc_id": f"{_('Classifica Generale')} · {c.season}",
         },
     )
 
@@ -257,7 +258,7 @@ def standing_xlsx(c: GameClassifica, last_date: Any) -> bytes:
     s.put(1, 1, f"{c.club} · {c.game}", bold=True, font_size=13)
     s.put(2, 1, f"{_('Classifica Generale')} {c.season}", bold=True, font_size=12)
     if last_date:
-        s.put(3, 1, formatting.date_long(last_date))
+        s.put(3, 1, _("Aggiornata al %(date)s") % {"date": formatting.date_long(last_date)})
     headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(_(label) for _k, label in columns)]
     for col, text in enumerate(headers, start=1):
         s.put(5, col, text, bold=True, bottom=1)
@@ -266,6 +267,10 @@ def standing_xlsx(c: GameClassifica, last_date: Any) -> bytes:
         for col, value in enumerate([r.place, r.player, *r.values], start=1):
             value = spreadsheet_value(value)
             s.put(i, col, value, num_format=number_format(value))
+    s.put(6 + len(rows) + 1, 1, _("A pari punti si condivide il posto."), font_color="#555555")
     s.ws.freeze_panes(5, 0)
+    print_setup(
+        s, landscape=False, title_rows=(5, 5), footer=f"{_('Classifica Generale')} · {c.season}"
+    )
     wb.close()
     return out.getvalue()

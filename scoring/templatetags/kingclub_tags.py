@@ -253,6 +253,13 @@ def minus(value: Any) -> str:
 
 
 @register.filter
+def turno_label(turno: Any) -> str:
+    """``{{ turno|turno_label }}``: a turno as a reader names it, ``20/11/2026 #1`` (the
+    model's ``label`` keeps the records' ``2026-11-20 #1``)."""
+    return formatting.turno_label(turno.date, turno.number)
+
+
+@register.filter
 def rules_name(season: Any) -> str:
     """``{{ season|rules_name }}``: the season's own rules as the documents and the pages'
     footer name them (``Skat (ISkO, lista Seeger-Fabian)``, ``King C.A.F.``); ``""`` without a

@@ -20,6 +20,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring import formatting
 from scoring.forms import PenalitaForm, ReopenForm
 from scoring.models import Turno
 from scoring.permissions import segretario_required
@@ -501,7 +502,7 @@ def game_close(request: HttpRequest, pk: int) -> HttpResponse:
 def game_delete(request: HttpRequest, pk: int) -> HttpResponse:
     """Delete a turno opened by mistake: open, no smazzata recorded (C.A.F.'s rules)."""
     turno = _turno(pk)
-    label = turno.label
+    label = formatting.turno_label(turno.date, turno.number)  # 20/11/2026 #1, not ISO
     try:
         turno_delete(turno=pk, user=request.user)
     except RuleViolation as exc:

@@ -193,3 +193,124 @@ def test_the_pages_footer_names_the_seasons_own_rules(turni, client, code):
     page = client.get(reverse("scoring:turno", args=[turno.pk])).content.decode()
     footer = re.search(r'<footer class="footer">(.*?)</footer>', page, re.S).group(1)
     assert " ".join(footer.split()) == f"kingclub · {RULES[code]} rules"
+
+
+@pytest.mark.parametrize("code", ["skat-isko", "caf"])
+def test_the_flash_message_of_a_deleted_turno_writes_its_date_the_readers_way(
+    turni, segretario_client, code
+):
+    """The five games' message said "Turno 2026-10-06 #1 eliminato." (the ISO date)."""
+    import datetime as dt
+
+    from scoring import api
+
+    season = turni[code].season
+    players = P4[: PLAYERS.get(code, 4)]
+    day = dt.date(2026, 10, 6)
+    opened = api.turno_start(season=season, date=day, players=players, first_dealer=players[0])
+    response = segretario_client.post(
+        reverse("scoring:turno_delete", args=[opened.pk]), follow=True
+    )
+    shown = [str(m) for m in response.context["messages"]]
+    assert shown == ["Turno 06/10/2026 #1 eliminato."], shown
+
+
+def test_the_standing_documents_and_page_say_the_footnote_in_english(turni, client):
+    """ "A pari punti si condivide il posto…" stayed Italian on the English pages; the standing's
+    PDF and workbook had no footnote and no running footer. One standing PDF laid out."""
+    from scoring.exports import games
+    from scoring.selectors_games import game_classifica
+
+    season = turni["skat-isko"].season
+    client.get(reverse("scoring:language"), {"language": "en"})
+    page = client.get(reverse("scoring:classifica", args=[season.pk])).content.decode()
+    assert "Players level on points share the place. Mov.: places gained or lost" in page
+    assert "A pari punti" not in page
+    with translation.override("en"):
+        standing = game_classifica(season)
+        book = load_workbook(io.BytesIO(games.standing_xlsx(standing, turni["skat-isko"].date)))
+        content = games.standing_pdf(standing, turni["skat-isko"].date)
+    ws = book["Classifica"]
+    cells = [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str)]
+    assert [
+        c.value for c in next(r for r in ws.iter_rows() if r[0].value == "Pos.") if c.value
+    ] == ["Pos.", "Player", "List points", "Lists", "Won", "Lost"]
+    assert "Players level on points share the place." in cells
+    assert f"Up to {formatting.date_long(turni['skat-isko'].date)}" in " ".join(cells)
+    assert ws.oddFooter.left.text == f"Classifica Generale · {season.name}"
+    text = " ".join(
+        " ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(content)).pages
+    )
+    assert "Players level on points share the place." in text
+    assert f"Classifica Generale · {season.name}" in text  # the running footer
+    assert "A pari punti" not in text
+
+
+ITALIAN = re.compile(
+    r"\b(Saldo|somma|Mano|Totale|Posto|Giocatore|Risultato|Regolamento|Stagione|Data|chiuso il|"
+    r"generato|pagina|firma|Punti|punti|Vinte|Perse|Rientri|Quote|Partite|vinto|perso|passato|"
+    r"sceglie|chiude|rientra|briscola|fuori|Legenda|Nessuna|Riaperto|Conferme)\b"
+)
+
+
+@pytest.mark.parametrize("code", GAMES)
+def test_english_verbale_holds_no_italian_words(turni, code):
+    """The English Verbale, its PDF's HTML (laid out by WeasyPrint as it is) and its workbook:
+    no Italian word but names and the domain's terms ("Saldo delle smazzate", "Mano" stayed)."""
+    from django.template.loader import render_to_string
+
+    from scoring.exports import games
+    from scoring.exports.pdf import verbale_context
+    from scoring.selectors import turno_with_everything
+    from scoring.selectors_games import game_turni, verbale_rows
+    from scoring.verbale import verbale
+
+    turno = turni[code]
+    with translation.override("en"):
+        if code == "caf":
+            v = verbale(turno_with_everything(Turno.objects.filter(pk=turno.pk)).get())
+            html = render_to_string("scoring/documents/verbale.html", verbale_context(v))
+        else:
+            v = verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+            html = render_to_string("scoring/documents/game_verbale.html", games.verbale_context(v))
+        book = load_workbook(io.BytesIO(verbale_source(turno.pk).renderers["xlsx"]()))
+    text = re.sub(r"<[^>]*>", " ", re.sub(r"<(style|title)\b.*?</\1>", " ", html, flags=re.S))
+    found = ITALIAN.findall(text)
+    assert not found, (found, text[:2000])
+    cells = " | ".join(
+        c.value for ws in book.worksheets for row in ws.iter_rows() for c in row
+        if isinstance(c.value, str)
+    )  # fmt: skip
+    found = ITALIAN.findall(cells)
+    assert not found, (found, cells)
+
+
+def test_the_spielliste_lays_out_a_running_total_only_where_it_changed(turni):
+    """Defect 7 (the Skat Verbale's rendering took 8.4-8.6 s): each game's row printed every
+    player's running total and counts (3 cells each, the unchanged ones in grey); now only the
+    declarer's, as on the paper list, and each other player's three columns are one empty cell.
+    The template's HTML, without WeasyPrint (docs/benchmarks-documents.md has the timings)."""
+    from django.template.loader import render_to_string
+
+    from scoring.exports import games
+    from scoring.selectors_games import game_turni, verbale_rows
+
+    turno = turni["skat-isko"]
+    v = verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
+    html = render_to_string("scoring/documents/game_verbale.html", games.verbale_context(v))
+    body = re.search(r"<tbody>(.*?)</tbody>", html, re.S).group(1)
+    rows = re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    assert len(rows) == len(v.sheet["rows"]) > 0
+    players = len(v.players)
+    for row, game in zip(rows, v.sheet["rows"], strict=True):
+        cells = re.findall(r"<td\b[^>]*>(.*?)</td>", row, re.S)
+        played = game["declarer"] is not None
+        assert len(cells) == 2 + 6 + (3 + players - 1 if played else players), row
+        running = [c for c in cells[8:] if c.strip()]
+        if played:
+            d = v.players.index(game["declarer"])
+            cell = game["cells"][d]
+            count = cell["won"] if game["won"] else cell["lost"]
+            assert running == [formatting.figure(cell["running"]), str(count)], row
+        else:
+            assert running == [], row

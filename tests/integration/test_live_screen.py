@@ -340,7 +340,8 @@ def test_the_change_trail_is_read_when_opened(segretario_client, season):
     assert table.count("<tr><td>") == len(rows) == 3  # the turno's creation, two smazzate
     assert "smazzata 2" in table
     page = segretario_client.get(url).content.decode()
-    assert "<html" in page and f"Storico del turno {turno.label}" in page
+    label = f"{turno.giornata.date:%d/%m/%Y} #{turno.number}"  # the reader's date, not ISO
+    assert "<html" in page and f"Storico del turno {label}" in page
     assert page.count("<tr><td>") == len(rows)
     # English, and a member without the segreteria's rights gets nothing
     english = segretario_client.get(url, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content.decode()
