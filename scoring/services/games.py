@@ -37,7 +37,7 @@ from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
-from scoring.services.bulk import ids_by_name
+from scoring.services.bulk import ids_by_name, insert_rows
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.differences import Difference
 from scoring.services.history import history_created
@@ -562,7 +562,7 @@ def game_season_import(
     scores it (each smazzata as recorded, the close) and written in bulk, closed, with its
     history, and the season's standing is folded once: linear in the turni."""
     from scoring.models import Player
-    from scoring.services.bulk import insert_rows, pks_by
+    from scoring.services.bulk import pks_by
     from scoring.services.history import history_for_import
 
     system = get_system(data.get("ruleset"))
@@ -594,10 +594,11 @@ def game_season_import(
         dict.fromkeys([*(data.get("roster") or []), *(p for t in turni for p in t["players"])])
     )
     players = ids_by_name(Player, names)
-    Enrollment.objects.bulk_create(
-        [Enrollment(season=season, player_id=players[n]) for n in names],
-        batch_size=1000,
-        ignore_conflicts=True,
+    enrolled = timezone.now()
+    insert_rows(  # a new season: no member is enrolled yet ("names" holds each once)
+        Enrollment,
+        ["season", "player", "enrolled_at"],
+        ((season.pk, players[n], enrolled) for n in names),
     )
     Giornata.objects.bulk_create(
         [Giornata(season=season, date=d) for d in sorted({t["date"] for t in turni})]

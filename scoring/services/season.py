@@ -698,6 +698,13 @@ def game_states_fill(
     return state, before_last
 
 
+# a Classifica row of a generic game, every column (the C.A.F. ones at their defaults)
+GAME_STANDING_COLUMNS = (
+    *("season", "player", "place", "previous_place", "score", "series", "previous_series"),
+    *("turni", "absences", "scudetti", "titles", "streak", "extra"),
+)
+
+
 @transaction.atomic
 def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> None:
     """Store the season's standing (and the places before its last giornata, for the arrows)
@@ -724,17 +731,16 @@ def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> No
     columns = system.standing_columns()
     score_key = columns[0][0]
     Standing.objects.filter(season=season).delete()
-    Standing.objects.bulk_create(
-        Standing(
-            season=season,
-            player_id=ids[r["player"]],
-            place=r["place"],
-            previous_place=before.get(r["player"]),
-            score=Decimal(str(r[score_key])),
-            series="",
-            turni=r.get("turni", 0),
-            extra={k: r[k] for k, _ in columns if k in r},
-        )
-        for r in now
+    insert_rows(  # a row per member: no model instance each (100,000 members: seconds)
+        Standing,
+        GAME_STANDING_COLUMNS,
+        (
+            (
+                *(season.pk, ids[r["player"]], r["place"], before.get(r["player"])),
+                *(Decimal(str(r[score_key])), "", "", r.get("turni", 0), 0, 0, {}, 0),
+                {k: r[k] for k, _ in columns if k in r},
+            )
+            for r in now
+        ),
     )
     season_version_bump(season=season)
