@@ -344,4 +344,5 @@ def test_ramino_verbale_document_and_workbook_print_penalties_plainly(ramino):
     assert "+34" not in html and "+55" not in html and "+12" not in html
     sheet = load_workbook(io.BytesIO(verbale_xlsx(v)))["Verbale"]
     cells = [c for row in sheet.iter_rows() for c in row if c.value in (34, 55)]
-    assert cells and {c.number_format for c in cells} == {"0"}
+    # no "+" (a penalty is no gain); a true minus sign U+2212 if one were negative
+    assert cells and {c.number_format for c in cells} == {'0;"−"0'}
