@@ -210,17 +210,12 @@ def _detail(player: Player, via: str) -> str:
 
 
 # -- required confirmation: the close waits for the players -------------------------------------
-def _full(turno: Turno) -> Turno:
-    qs = Turno.objects.filter(pk=turno.pk)
-    return (game_turni(qs) if turno.season.is_generic else turno_with_everything(qs)).get()
-
-
 def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
-    """The engine's input of the turno (C.A.F. or the generic ledger)."""
-    full = _full(turno)
+    """The engine's input of the turno, loaded by its own ledger (C.A.F.'s or the generic one)."""
+    qs = Turno.objects.filter(pk=turno.pk)
     if turno.season.is_generic:
-        return game_record(full, tiebreak=tiebreak)
-    return turno_record(full, tiebreak=tiebreak)
+        return game_record(game_turni(qs).get(), tiebreak=tiebreak)
+    return turno_record(turno_with_everything(qs).get(), tiebreak=tiebreak)
 
 
 def _by_player(data: Any, ids: dict[str, int]) -> Any:
