@@ -40,6 +40,7 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
+from scoring.problem_text import localized
 from scoring.rules.caf import RuleSetError
 from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.problems import RuleViolation
@@ -229,7 +230,8 @@ class SeasonAdminForm(forms.ModelForm):
             KeyError,
         ) as exc:
             error = (
-                "; ".join(p.message for p in exc.problems)  # the game's words, not its codes
+                # the game's words, not its codes, in the reader's language
+                "; ".join(localized(p).message for p in exc.problems)
                 if isinstance(exc, RuleViolation)
                 else str(exc)
             )

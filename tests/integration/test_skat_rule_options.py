@@ -85,3 +85,28 @@ def test_the_defaults_are_stored_when_nothing_is_changed_and_other_games_ignore_
     )
     caf = _new(segretario_client, "caf", **{MISSED: "single"})
     assert "missed_announcement" not in caf.rules
+
+
+def test_a_bad_skat_rule_table_is_told_in_the_readers_language():
+    from django.utils import translation
+
+    from scoring.problem_text import localized
+    from scoring.rules import RuleViolation
+    from scoring.rules.skat import skat_rules
+
+    with pytest.raises(RuleViolation) as exc:
+        skat_rules({"missed_announcement": "triple", "lost_bonus": 5, "colour": 1})
+    with translation.override("en"):
+        english = [localized(p).message for p in exc.value.problems]
+    with translation.override("it"):
+        italian = [localized(p).message for p in exc.value.problems]
+    assert english == [
+        "colour: unknown key",
+        "lost_bonus: must be ≤ 0 (found 5)",
+        "missed_announcement: must be one of double, single (found 'triple')",
+    ]
+    assert italian == [
+        "colour: chiave sconosciuta",
+        "lost_bonus: deve essere ≤ 0 (trovato 5)",
+        "missed_announcement: deve essere uno di double, single (trovato 'triple')",
+    ]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..calendar import CALENDAR, calendar_errors
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, Said, gettext_noop
 
 DEFAULT_PATH = Path(__file__).with_name("skat-isko.json")
 CODE = "skat-isko"
@@ -160,28 +160,47 @@ class _Checker:
         self.data = data
         self.problems: list[Problem] = []
 
-    def bad(self, key: str, message: str) -> None:
-        self.problems.append(Problem("RULES", f"{key}: {message}", field=key))
+    def bad(self, key: str, message: str, **params: Any) -> None:
+        """One RULES problem naming ``key``; ``message`` marked with gettext_noop, its values in
+        ``params`` (a plain text, such as the calendar's, is put in as it is)."""
+        said = Said(message, params) if params else Said(message)
+        self.problems.append(
+            Problem.said("RULES", "%(key)s: %(message)s", {"key": key, "message": said}, field=key)
+        )
 
     def int_(self, key: str, low: int | None = None, value: Any = None) -> int:
         v = self.data.get(key) if value is None else value
         if not _is_int(v) or (low is not None and v < low):
-            bound = f" ≥ {low}" if low is not None else ""
-            self.bad(key, f"deve essere un numero intero{bound} (trovato {v!r})")
+            if low is None:
+                self.bad(
+                    key, gettext_noop("deve essere un numero intero (trovato %(v)s)"), v=repr(v)
+                )
+            else:
+                self.bad(
+                    key,
+                    gettext_noop("deve essere un numero intero ≥ %(low)s (trovato %(v)s)"),
+                    low=low,
+                    v=repr(v),
+                )
             return low or 0
         return v
 
     def flag(self, key: str) -> bool:
         v = self.data.get(key)
         if not isinstance(v, bool):
-            self.bad(key, f"deve essere true o false (trovato {v!r})")
+            self.bad(key, gettext_noop("deve essere true o false (trovato %(v)s)"), v=repr(v))
             return False
         return v
 
     def choice(self, key: str, allowed: tuple[str, ...]) -> str:
         v = self.data.get(key)
         if v not in allowed:
-            self.bad(key, f"deve essere uno di {', '.join(allowed)} (trovato {v!r})")
+            self.bad(
+                key,
+                gettext_noop("deve essere uno di %(allowed)s (trovato %(v)s)"),
+                allowed=", ".join(allowed),
+                v=repr(v),
+            )
             return allowed[0]
         return v
 
@@ -192,11 +211,16 @@ class _Checker:
         tolerated (a table size the club switched off keeps its number)."""
         v = self.data.get(key)
         if not isinstance(v, Mapping):
-            self.bad(key, "deve essere una tabella")
+            self.bad(key, gettext_noop("deve essere una tabella"))
             return {k: low for k in keys}
         extra = sorted(set(v) - set(keys) - set(allowed))
         if extra:
-            self.bad(key, f"chiavi sconosciute {extra} (ammesse: {', '.join(allowed or keys)})")
+            self.bad(
+                key,
+                gettext_noop("chiavi sconosciute %(extra)s (ammesse: %(allowed)s)"),
+                extra=str(extra),
+                allowed=", ".join(allowed or keys),
+            )
         return {k: self.int_(f"{key}.{k}", low, v.get(k)) for k in keys}
 
 
@@ -206,20 +230,22 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
     Raises RuleViolation with one ``RULES`` problem per bad key (Italian message naming it).
     """
     if edits is not None and not isinstance(edits, Mapping):
-        raise RuleViolation([Problem("RULES", "il regolamento deve essere una tabella")])
+        raise RuleViolation(
+            [Problem.said("RULES", gettext_noop("il regolamento deve essere una tabella"))]
+        )
     data = _merge(_DEFAULTS, edits or {})
     c = _Checker(data)
     for key, message in calendar_errors(data.pop(CALENDAR, None)):  # every game's table
         c.bad(key, message)
     unknown = sorted(set(data) - set(_DEFAULTS))
     for key in unknown:
-        c.bad(key, "chiave sconosciuta")
+        c.bad(key, gettext_noop("chiave sconosciuta"))
     code = data.get("code")
     if code != CODE:
-        c.bad("code", f"deve essere {CODE!r}")
+        c.bad("code", gettext_noop("deve essere %(code)s"), code=repr(CODE))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        c.bad("name", "serve un nome")
+        c.bad("name", gettext_noop("serve un nome"))
         name = CODE
 
     sizes_raw = data.get("table_sizes")
@@ -230,7 +256,7 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
         or not all(_is_int(n) and n in (3, 4) for n in sizes_raw)
         or len(set(sizes_raw)) != len(sizes_raw)
     ):
-        c.bad("table_sizes", "deve elencare 3 e/o 4 giocatori (5 non è previsto)")
+        c.bad("table_sizes", gettext_noop("deve elencare 3 e/o 4 giocatori (5 non è previsto)"))
     else:
         sizes = tuple(sorted(sizes_raw))
     size_keys = tuple(str(n) for n in sizes)
@@ -249,23 +275,33 @@ def skat_rules(edits: Mapping[str, Any] | None = None) -> SkatRules:
     if not own_schneider < win <= schneider <= total:
         c.bad(
             "win_points",
-            f"deve valere declarer_schneider_points < win_points ≤ schneider_points ≤ "
-            f"total_points ({own_schneider} < {win} ≤ {schneider} ≤ {total})",
+            gettext_noop(
+                "deve valere declarer_schneider_points < win_points ≤ schneider_points ≤ "
+                "total_points (%(own)s < %(win)s ≤ %(schneider)s ≤ %(total)s)"
+            ),
+            own=own_schneider,
+            win=win,
+            schneider=schneider,
+            total=total,
         )
     if skat_max > total:
-        c.bad("skat_max_points", f"non può superare total_points ({total})")
+        c.bad(
+            "skat_max_points",
+            gettext_noop("non può superare total_points (%(total)s)"),
+            total=total,
+        )
     lost_factor = c.int_("lost_factor", 1)
     won_bonus = c.int_("won_bonus", 0)
     lost_bonus = c.int_("lost_bonus")
     if lost_bonus > 0:
-        c.bad("lost_bonus", f"deve essere ≤ 0 (trovato {lost_bonus})")
+        c.bad("lost_bonus", gettext_noop("deve essere ≤ 0 (trovato %(v)s)"), v=lost_bonus)
     sitting_out = c.flag("sitting_out_bonus")
     penalties = c.flag("penalties_allowed")
     missed = c.choice("missed_announcement", MISSED_ANNOUNCEMENT)
     null_below = c.choice("null_below_bid", NULL_BELOW_BID)
     interp = data.get("interpretation", [])
     if not isinstance(interp, list) or not all(isinstance(k, str) for k in interp):
-        c.bad("interpretation", "deve essere una lista di chiavi")
+        c.bad("interpretation", gettext_noop("deve essere una lista di chiavi"))
         interp = []
     if c.problems:
         raise RuleViolation(c.problems)
