@@ -243,11 +243,24 @@ def public_pages(club: Club) -> list[Audited]:
     return pages
 
 
+def _saved_preferences(page) -> None:
+    """The profile saved: the page comes back with its flash message."""
+    page.click("button:has-text('Salva le preferenze')")
+    page.wait_for_load_state()
+    assert page.locator(".messages li").count() == 1
+
+
 def member_pages(club: Club) -> list[Audited]:
     """What a logged-in member reads of their own."""
     return [
         Audited("home (socio)", reverse("scoring:home"), who="socio"),
         Audited("profile (socio)", reverse("scoring:profile"), who="socio"),
+        Audited(
+            "profile saved, a flash message (socio)",
+            reverse("scoring:profile"),
+            who="socio",
+            then=_saved_preferences,
+        ),
         Audited(
             "own page (socio)",
             reverse("scoring:player", args=[club.member["caf"].pk]),
