@@ -139,6 +139,8 @@ class Verbale:
     confirmations: tuple[str, ...] = ()
     # the season's own rules as the documents name them (formatting.rules_name)
     rules: str = ""
+    # the series' names of the season's ladder (code -> label): what the documents print
+    series_labels: tuple[tuple[str, str], ...] = ()
 
     @property
     def spareggio(self) -> bool:
@@ -241,6 +243,7 @@ def verbale(turno: Turno, *, confirmations: bool = False) -> Verbale:
         reopens=_reopens(turno),
         confirmations=tuple(confirmation_lines(turno.pk)) if confirmations else (),
         rules=formatting.rules_name(turno.season.system.label, turno.season.rules),
+        series_labels=tuple((x.code, x.label) for x in rules.series),
     )
 
 

@@ -104,6 +104,8 @@ def verbale_context(
 ) -> dict[str, Any]:
     """What the Verbale template prints, every value taken from ``v`` and only formatted
     (numbers, dates and games by :mod:`scoring.formatting`, as on the web and in the workbook)."""
+    if series_labels is None:  # the read model's own: the season's ladder
+        series_labels = dict(v.series_labels)
     names = v.players
     rows: list[dict[str, Any]] = []
     games: dict[str, str] = {}

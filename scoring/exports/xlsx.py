@@ -493,6 +493,8 @@ def verbale_xlsx(
 ) -> bytes:
     """The Verbale di Turno workbook: sheet "Verbale" (totals as formulas, with their values)
     and sheet "Classifica" (the Classifica Generale after the turno's giornata, as given)."""
+    if series_labels is None:  # the read model's own: the season's ladder
+        series_labels = dict(v.series_labels)
     generated = formatting.moment(generated_at or now())
     wb, out = _book(f"{verbale_title(v)} · {v.season}", v.club)
     _write_verbale(

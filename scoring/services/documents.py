@@ -125,7 +125,6 @@ def verbale_source(turno_id: int) -> Source:
         )
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
     v = verbale(turno, confirmations=True)
-    labels = {s.code: s.label for s in season.ruleset.series}
     as_of: list[Any] = []
 
     def classifica_rows() -> list[Any]:
@@ -141,17 +140,14 @@ def verbale_source(turno_id: int) -> Source:
         parts={
             # the players' confirmations are printed on both (issue 17): a new one is a new
             # version (``v.confirmations``)
-            StoredDocument.PDF: lambda: (v, labels),
+            StoredDocument.PDF: lambda: (v,),
             # the workbook's second sheet: the Classifica after the turno's giornata
-            StoredDocument.XLSX: lambda: (
-                v,
-                labels,
-                classifica_rows(),
-            ),
+            StoredDocument.XLSX: lambda: (v, classifica_rows()),
         },
         renderers={
-            StoredDocument.PDF: lambda: verbale_pdf(v, series_labels=labels),
-            StoredDocument.XLSX: lambda: verbale_xlsx(v, classifica_rows(), series_labels=labels),
+            # the series' names are the read model's (``v.series_labels``)
+            StoredDocument.PDF: lambda: verbale_pdf(v),
+            StoredDocument.XLSX: lambda: verbale_xlsx(v, classifica_rows()),
         },
     )
 

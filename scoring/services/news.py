@@ -137,8 +137,7 @@ def verbale_pdf_bytes(turno: Turno) -> tuple[str, bytes]:
         return f"{game_exports.basename(gv)}.pdf", game_exports.verbale_pdf(gv)
     full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
     v = verbale(full, confirmations=True)
-    labels = {s.code: s.label for s in full.season.ruleset.series}
-    return f"{verbale_basename(v)}.pdf", verbale_pdf(v, series_labels=labels)
+    return f"{verbale_basename(v)}.pdf", verbale_pdf(v)  # the series' names: v.series_labels
 
 
 def news_turno_send(*, turno_id: int, kind: str) -> list[NewsMail]:

@@ -314,3 +314,26 @@ def test_the_spielliste_lays_out_a_running_total_only_where_it_changed(turni):
             assert running == [formatting.figure(cell["running"]), str(count)], row
         else:
             assert running == [], row
+
+
+def test_the_caf_verbale_read_model_carries_the_series_names(turni):
+    """One read model per document: the renderers print the series' names from the Verbale
+    itself (the services and the mail computed them and passed them beside it; without them the
+    renderers printed the codes, "A -> A")."""
+    from scoring.exports.pdf import verbale_context
+    from scoring.selectors import turno_with_everything
+    from scoring.verbale import verbale
+
+    turno = turni["caf"]
+    v = verbale(turno_with_everything(Turno.objects.filter(pk=turno.pk)).get())
+    names = dict(v.series_labels)
+    assert names["A"] == "Serie A" and len(names) == 9
+    results = verbale_context(v)["results"]
+    seats = {s.player.name: s for s in turno.seats.all()}
+    assert [(r["series_before"], r["series_after"]) for r in results] == [
+        (names[seats[r["player"]].series_before], names[seats[r["player"]].series_after])
+        for r in results
+    ]
+    ws = load_workbook(io.BytesIO(xlsx_of(turno, "caf")))["Verbale"]
+    after = next(r for r in ws.iter_rows() if r[0].value == "Serie dopo il turno")
+    assert {c.value for c in after if c.value and c.column > 8} <= set(names.values())
