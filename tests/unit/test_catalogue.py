@@ -1,0 +1,52 @@
+"""Issue 25, "Done when": ``makemessages`` leaves no untranslated English entry. The project's
+sources are copied (templates, the ``scoring`` and ``kingclub`` packages, the catalogue) and
+``makemessages -l en`` is run on the copy: every msgid it finds must have an English msgstr that
+is not fuzzy (a fuzzy entry is msgmerge's guess from a near msgid: Django does not use it)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _entries(po: str) -> list[tuple[str, str, bool]]:
+    """(msgid, msgstr, fuzzy) of every live entry (obsolete ``#~`` ones left out)."""
+    out = []
+    for block in po.split("\n\n"):
+        if block.lstrip().startswith("#~"):
+            continue
+        m = re.search(r'^msgid ((?:".*"\n?)+)msgstr ((?:".*"\n?)+)', block, re.M)
+        if not m:
+            continue
+        msgid = "".join(re.findall(r'"(.*)"', m.group(1)))
+        msgstr = "".join(re.findall(r'"(.*)"', m.group(2)))
+        if msgid:
+            out.append((msgid, msgstr, "#, fuzzy" in block))
+    return out
+
+
+@pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed")
+def test_makemessages_leaves_no_untranslated_english_entry(tmp_path):
+    for part in ("manage.py", "kingclub", "scoring", "templates", "locale"):
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, tmp_path / part)
+    subprocess.run(
+        [sys.executable, "manage.py", "makemessages", "-l", "en", "--no-location"],
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path), "SECRET_KEY": "x"},
+    )
+    po = (tmp_path / "locale/en/LC_MESSAGES/django.po").read_text(encoding="utf-8")
+    missing = [msgid for msgid, msgstr, fuzzy in _entries(po) if fuzzy or not msgstr]
+    assert missing == []
