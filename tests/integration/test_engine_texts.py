@@ -346,3 +346,46 @@ def test_ramino_verbale_document_and_workbook_print_penalties_plainly(ramino):
     cells = [c for row in sheet.iter_rows() for c in row if c.value in (34, 55)]
     # no "+" (a penalty is no gain); a true minus sign U+2212 if one were negative
     assert cells and {c.number_format for c in cells} == {'0;"−"0'}
+
+
+@pytest.mark.parametrize(
+    ("code", "edits", "english", "italian"),
+    [
+        (
+            "ramino-101",
+            {"colour": 1, "elimination": 0},
+            [
+                "rules, colour: unknown key",
+                "rules, elimination: must be a whole number between 1 and 10000",
+            ],
+            [
+                "regolamento, colour: chiave sconosciuta",
+                "regolamento, elimination: deve essere un intero tra 1 e 10000",
+            ],
+        ),
+        (
+            "king-classico",
+            {"colour": 1, "standing": "X"},
+            ["rules, colour: unknown key", "rules, standing: must be one of "],
+            [
+                "regolamento, colour: chiave sconosciuta",
+                "regolamento, standing: deve essere uno di ",
+            ],
+        ),
+    ],
+)
+def test_a_bad_rule_table_in_english_and_italian(code, edits, english, italian):
+    from django.utils import translation
+
+    from scoring.problem_text import localized
+    from scoring.rules import RuleViolation
+    from scoring.rules.systems import get_system
+
+    with pytest.raises(RuleViolation) as exc:
+        get_system(code).rules(edits)
+    for lang, expected in (("en", english), ("it", italian)):
+        with translation.override(lang):
+            messages = [localized(p).message for p in exc.value.problems]
+        assert len(messages) == len(expected)
+        for message, start in zip(messages, expected, strict=True):
+            assert message.startswith(start), message

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..caf.ruleset import RANKS, SUITS
 from ..calendar import CALENDAR, calendar_errors
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, Said, gettext_noop, said
 
 DATA = Path(__file__).with_name("data")
 CODES = ("king-classico", "king-internazionale", "le-king")
@@ -95,49 +95,51 @@ def _is_int(v: Any) -> bool:
 def _int(lo: int | None = None, hi: int | None = None) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
         if not _is_int(v):
-            return "deve essere un numero intero"
+            return said(gettext_noop("deve essere un numero intero"))
         if lo is not None and v < lo:
-            return f"deve essere almeno {lo}"
+            return said(gettext_noop("deve essere almeno %(lo)s"), lo=lo)
         if hi is not None and v > hi:
-            return f"deve essere al massimo {hi}"
+            return said(gettext_noop("deve essere al massimo %(hi)s"), hi=hi)
         return None
 
     return check
 
 
 def _bool(v: Any) -> str | None:
-    return None if isinstance(v, bool) else "deve essere true o false"
+    return None if isinstance(v, bool) else said(gettext_noop("deve essere true o false"))
 
 
 def _word(words: tuple[str, ...]) -> Callable[[Any], str | None]:
     def check(v: Any) -> str | None:
-        return None if v in words else f"deve essere uno di {', '.join(words)}"
+        if v in words:
+            return None
+        return said(gettext_noop("deve essere uno di %(codes)s"), codes=", ".join(words))
 
     return check
 
 
 def _games(v: Any) -> str | None:
     if not isinstance(v, list) or not v or not all(isinstance(g, str) for g in v):
-        return "deve essere una lista non vuota di codici di contratto"
+        return said(gettext_noop("deve essere una lista non vuota di codici di contratto"))
     unknown = [g for g in v if g not in CLASSICO_GAMES]
     if unknown:
-        return f"contratti sconosciuti: {', '.join(unknown)}"
+        return said(gettext_noop("contratti sconosciuti: %(codes)s"), codes=", ".join(unknown))
     if len(set(v)) != len(v):
-        return "contiene un contratto ripetuto"
+        return said(gettext_noop("contiene un contratto ripetuto"))
     return None
 
 
 def _nu2_points(v: Any) -> str | None:
     if not isinstance(v, list) or len(v) != 2 or not all(_is_int(x) for x in v):
-        return "deve essere una lista di due interi (penultima, ultima presa)"
+        return said(gettext_noop("deve essere una lista di due interi (penultima, ultima presa)"))
     return None
 
 
 def _unplayed(v: Any) -> str | None:
     if not isinstance(v, dict) or set(v) != {"seller", "others"}:
-        return "deve essere un oggetto {seller, others}"
+        return said(gettext_noop("deve essere un oggetto {seller, others}"))
     if not all(_is_int(x) and x >= 0 for x in v.values()):
-        return "seller e others devono essere interi ≥ 0"
+        return said(gettext_noop("seller e others devono essere interi ≥ 0"))
     return None
 
 
@@ -171,19 +173,29 @@ _NULLABLE_POINTS = {"king-classico": True, "king-internazionale": False, "le-kin
 
 
 def _problem(key: str, message: str) -> Problem:
-    return Problem("RULES", f"regolamento, {key}: {message}", field="rules")
+    """One RULES problem naming ``key``; ``message`` a Said or a template marked with
+    gettext_noop (a plain text, such as the calendar's, is put in as it is)."""
+    said_message = message if isinstance(message, Said) else Said(message)
+    return Problem.said(
+        "RULES",
+        gettext_noop("regolamento, %(key)s: %(message)s"),
+        {"key": key, "message": said_message},
+        field="rules",
+    )
 
 
 def _apply_points(code: str, table: dict[str, Any], value: Any) -> list[Problem]:
     if not isinstance(value, dict):
-        return [_problem("points", "deve essere un oggetto {contratto: punti}")]
+        return [_problem("points", gettext_noop("deve essere un oggetto {contratto: punti}"))]
     problems = []
     known = table["points"]
     for game, pts in value.items():
         if game not in known:
-            problems.append(_problem(f"points.{game}", "contratto sconosciuto"))
+            problems.append(_problem(f"points.{game}", gettext_noop("contratto sconosciuto")))
         elif not (_is_int(pts) or (pts is None and _NULLABLE_POINTS[code])):
-            problems.append(_problem(f"points.{game}", "deve essere un numero intero"))
+            problems.append(
+                _problem(f"points.{game}", gettext_noop("deve essere un numero intero"))
+            )
         else:
             known[game] = pts
     return problems
@@ -194,7 +206,12 @@ def _consistency(code: str, table: Mapping[str, Any], decks: Mapping[int, Deck])
     if code == "king-classico":
         for game in table["games"]:
             if table["points"].get(game) is None:
-                problems.append(_problem(f"points.{game}", f"{game} è in games ma non ha punti"))
+                problems.append(
+                    _problem(
+                        f"points.{game}",
+                        said(gettext_noop("%(game)s è in games ma non ha punti"), game=game),
+                    )
+                )
     if code == "king-internazionale":
         u = table["unplayed_tricks"]
         for n in table["table_sizes"]:
@@ -202,7 +219,11 @@ def _consistency(code: str, table: Mapping[str, Any], decks: Mapping[int, Deck])
                 problems.append(
                     _problem(
                         "unplayed_tricks",
-                        f"seller + {n - 1} × others deve fare le {decks[n].tricks} prese",
+                        said(
+                            gettext_noop("seller + %(n)s × others deve fare le %(tricks)s prese"),
+                            n=n - 1,
+                            tricks=decks[n].tricks,
+                        ),
                     )
                 )
     return problems
@@ -224,18 +245,20 @@ def make_rules(code: str, edits: Mapping[str, Any] | None = None) -> KingRules:
     }
     problems: list[Problem] = []
     if edits is not None and not isinstance(edits, Mapping):
-        raise RuleViolation([_problem("rules", "deve essere un oggetto")])
+        raise RuleViolation([_problem("rules", gettext_noop("deve essere un oggetto"))])
     checks = _CHECKS[code]
     for key, value in (edits or {}).items():
         if key == "points":
             problems.extend(_apply_points(code, table, value))
         elif key == "table_sizes":
             if value != table["table_sizes"]:
-                problems.append(_problem(key, "il numero di giocatori non si può modificare"))
+                problems.append(
+                    _problem(key, gettext_noop("il numero di giocatori non si può modificare"))
+                )
         elif key == CALENDAR:  # every game's table (dates, one turno a day)
             problems.extend(_problem(k, m) for k, m in calendar_errors(value))
         elif key not in checks:
-            problems.append(_problem(str(key), "chiave sconosciuta"))
+            problems.append(_problem(str(key), gettext_noop("chiave sconosciuta")))
         elif (message := checks[key](value)) is not None:
             problems.append(_problem(key, message))
         else:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..calendar import CALENDAR, calendar_errors
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, Said, gettext_noop
 
 DEFAULT_PATH = Path(__file__).with_name("ramino-101.json")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -98,18 +98,30 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
     """The defaults with ``edits`` applied; RuleViolation (code ``RULES``) naming every bad key."""
     problems: list[Problem] = []
 
-    def bad(key: str, message: str) -> None:
-        problems.append(Problem("RULES", f"regolamento, {key}: {message}", field="rules"))
+    def bad(key: str, message: str, **params: Any) -> None:
+        """One RULES problem naming ``key``; ``message`` marked with gettext_noop, its values
+        in ``params`` (a plain text, such as the calendar's, is put in as it is)."""
+        said = Said(message, params) if params else Said(message)
+        problems.append(
+            Problem.said(
+                "RULES",
+                gettext_noop("regolamento, %(key)s: %(message)s"),
+                {"key": key, "message": said},
+                field="rules",
+            )
+        )
 
     data = dict(default_rules_dict())
     if edits is not None and not isinstance(edits, Mapping):
-        raise RuleViolation([Problem("RULES", "regolamento: deve essere un oggetto")])
+        raise RuleViolation(
+            [Problem.said("RULES", gettext_noop("regolamento: deve essere un oggetto"))]
+        )
     for key, value in (edits or {}).items():
         if key == CALENDAR:  # every game's table (dates, one turno a day)
             for k, m in calendar_errors(value):
                 bad(k, m)
         elif key not in data:
-            bad(str(key), "chiave sconosciuta")
+            bad(str(key), gettext_noop("chiave sconosciuta"))
         elif key in ("card_values", "close_values") and isinstance(value, Mapping):
             data[key] = {**data[key], **value}
         else:
@@ -119,7 +131,7 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
     if not (isinstance(sizes, list) and len(sizes) == 2 and all(_is_int(s) for s in sizes)) or not (
         2 <= sizes[0] <= sizes[1] <= 8
     ):
-        bad("table_sizes", "servono due interi [minimo, massimo] tra 2 e 8")
+        bad("table_sizes", gettext_noop("servono due interi [minimo, massimo] tra 2 e 8"))
         sizes = [2, 5]
     for key, low, high in (
         ("cards_per_hand", 2, 20),
@@ -131,41 +143,68 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
         ("reentry_min_in", 1, 8),
     ):
         if not _is_int(data[key]) or not low <= data[key] <= high:
-            bad(key, f"deve essere un intero tra {low} e {high}")
+            bad(
+                key,
+                gettext_noop("deve essere un intero tra %(low)s e %(high)s"),
+                low=low,
+                high=high,
+            )
             data[key] = default_rules_dict()[key]
     values = data["card_values"]
     if not isinstance(values, Mapping) or set(values) != {*RANKS, "JOKER"}:
-        bad("card_values", "servono i valori di A, 2…10, J, Q, K e JOKER")
+        bad("card_values", gettext_noop("servono i valori di A, 2…10, J, Q, K e JOKER"))
         values = default_rules_dict()["card_values"]
     elif not all(_is_int(v) and 0 <= v <= 100 for v in values.values()):
-        bad("card_values", "ogni valore deve essere un intero tra 0 e 100")
+        bad("card_values", gettext_noop("ogni valore deve essere un intero tra 0 e 100"))
         values = default_rules_dict()["card_values"]
     closes = data["close_values"]
     if not isinstance(closes, Mapping) or not set(closes) <= set(CLOSE_CODES):
-        bad("close_values", f"chiusure ammesse: {', '.join(CLOSE_CODES)}")
+        bad(
+            "close_values",
+            gettext_noop("chiusure ammesse: %(codes)s"),
+            codes=", ".join(CLOSE_CODES),
+        )
         closes = default_rules_dict()["close_values"]
     elif not all(_is_int(v) and 0 <= v <= 1000 for v in closes.values()):
-        bad("close_values", "ogni valore deve essere un intero tra 0 e 1000")
+        bad("close_values", gettext_noop("ogni valore deve essere un intero tra 0 e 1000"))
         closes = default_rules_dict()["close_values"]
     if data["close_values_to"] not in CLOSE_TARGETS:
-        bad("close_values_to", f"deve essere uno di {', '.join(CLOSE_TARGETS)}")
+        bad(
+            "close_values_to",
+            gettext_noop("deve essere uno di %(codes)s"),
+            codes=", ".join(CLOSE_TARGETS),
+        )
     if data["two_card_close"] not in CLOSE_CODES:
-        bad("two_card_close", "chiusura sconosciuta")
+        bad("two_card_close", gettext_noop("chiusura sconosciuta"))
     wins = data["instant_wins"]
     if not isinstance(wins, list) or not all(w in CLOSE_CODES for w in wins):
-        bad("instant_wins", f"chiusure ammesse: {', '.join(CLOSE_CODES)}")
+        bad(
+            "instant_wins",
+            gettext_noop("chiusure ammesse: %(codes)s"),
+            codes=", ".join(CLOSE_CODES),
+        )
         wins = default_rules_dict()["instant_wins"]
     elif data["two_card_close"] in wins or set(wins) & set(closes):
-        bad("instant_wins", "una chiusura che vince la partita non ha un valore in punti")
+        bad(
+            "instant_wins",
+            gettext_noop("una chiusura che vince la partita non ha un valore in punti"),
+        )
     try:
         fee = Decimal(str(data["reentry_fee"]))
         if not fee.is_finite() or fee < 0 or isinstance(data["reentry_fee"], bool | float):
             raise InvalidOperation
     except (InvalidOperation, ValueError):
-        bad("reentry_fee", 'deve essere un importo decimale ≥ 0 scritto come testo, es. "1.00"')
+        bad(
+            "reentry_fee",
+            gettext_noop('deve essere un importo decimale ≥ 0 scritto come testo, es. "1.00"'),
+        )
         fee = Decimal("1.00")
     if data["league_points"] not in LEAGUE_POINTS:
-        bad("league_points", f"deve essere uno di {', '.join(LEAGUE_POINTS)}")
+        bad(
+            "league_points",
+            gettext_noop("deve essere uno di %(codes)s"),
+            codes=", ".join(LEAGUE_POINTS),
+        )
     if problems:
         raise RuleViolation(problems)
     rules = RaminoRules(
