@@ -157,6 +157,7 @@ def _sheet_xlsx(s: Sheet, v: GameVerbale, head: int) -> int:
                 add = step if cell["changed"] else None
                 terms = [t for t in (above, add) if t]
                 style = {"bold": True} if add else {"font_color": "#6b7480"}
+                style["num_format"] = INT_FORMAT  # a running total may be negative: "−46"
                 if terms:
                     s.formula(row, col, "=" + "+".join(terms), value, **style)
                 else:

@@ -142,6 +142,17 @@ def test_workbook_numbers_are_numbers_with_a_true_minus(turni, code):
     for f in negative:
         assert NUMBER_FORMAT_MINUS.search(f.split(";")[1]), f
         assert "-" not in f, f
+    # every cell showing a negative number (a value, or a formula's cached value) shows U+2212
+    cached = load_workbook(io.BytesIO(xlsx_of(turni[code], code)), data_only=True)["Verbale"]
+    shown_negative = [
+        (c.coordinate, c.number_format)
+        for row in cached.iter_rows()
+        for c in row
+        if isinstance(c.value, (int, float)) and not isinstance(c.value, bool) and c.value < 0
+    ]
+    assert shown_negative, code  # every game's turno of the seed has a negative figure
+    for coordinate, number_format in shown_negative:
+        assert ";" in number_format and NUMBER_FORMAT_MINUS.search(number_format), coordinate
 
 
 def test_ramino_fee_is_a_number_with_two_places_and_league_points_whole(turni):
