@@ -39,10 +39,11 @@ run: install
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: install and run the whole test suite (SQLite; browser tests need Chromium) in random
-## order, on one worker per core (WORKERS=1 for one process), with the ten slowest tests;
-## docs/testing.md says how to run a part and replay an order
+## order, on one worker per core (WORKERS=1 for one process; the longest modules first, see
+## tests/conftest.py), with the ten slowest tests; docs/testing.md says how to run a part and
+## replay an order
 WORKERS ?= auto
-PYTEST_PARALLEL = $(if $(filter 0 1,$(WORKERS)),,-n $(WORKERS) --dist loadscope)
+PYTEST_PARALLEL = $(if $(filter 0 1,$(WORKERS)),,-n $(WORKERS) --dist loadscope --no-loadscope-reorder)
 test: install
 	$(BIN)/python -m pytest $(PYTEST_PARALLEL) --durations=10
 

@@ -24,8 +24,11 @@ LONG_RUN_FACTOR = 10
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under the "long" profile, every property test draws ten times its own max_examples
-    (they set it per test, which a profile alone does not override)."""
+    """On an xdist worker, the longest modules first (see ``longest_first``); under the "long"
+    profile, every property test draws ten times its own max_examples (they set it per test,
+    which a profile alone does not override)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items[:] = longest_first(items)
     if HYPOTHESIS_PROFILE != "long":
         return
     done = set()
@@ -39,6 +42,71 @@ def pytest_collection_modifyitems(config, items):
         test._hypothesis_internal_use_settings = hypothesis.settings(
             own, max_examples=own.max_examples * LONG_RUN_FACTOR
         )
+
+
+# -- the order of the modules on parallel workers -----------------------------------------------
+# `make test` runs `--dist loadscope --no-loadscope-reorder`: every module goes whole to one
+# worker, in the order the workers collected them, each worker taking the next module as it
+# finishes one. Longest first (the longest-processing-time rule) leaves only short modules for
+# the end, so the workers finish together; xdist's own reorder (most tests first) sent the
+# one-test benchmark smoke runs last, and one worker ran them alone for minutes.
+# Seconds per module, the longest ones (one run of 2026-11-26 at load 12, each module's time
+# over ten, about a quiet machine's; docs/testing.md says how); the others estimated by folder.
+MODULE_SECONDS: dict[str, float] = {
+    "tests/unit/test_benchmarks_documents_smoke.py": 29,
+    "tests/e2e/test_accessibility.py": 27,
+    "tests/integration/test_documents.py": 26,
+    "tests/property/test_hostile_forms.py": 23,
+    "tests/integration/test_ledger.py": 21,
+    "tests/e2e/test_segretario.py": 19,
+    "tests/property/test_hostile_records.py": 18,
+    "tests/property/test_ledger_walks.py": 18,
+    "tests/e2e/test_games.py": 17,
+    "tests/unit/test_benchmarks_smoke.py": 17,
+    "tests/integration/test_backup.py": 15,
+    "tests/integration/test_permissions.py": 15,
+    "tests/integration/test_admin_official.py": 14,
+    "tests/integration/test_stored_documents.py": 13,
+    "tests/e2e/test_live_screen.py": 13,
+    "tests/integration/test_history.py": 12,
+    "tests/integration/test_admin.py": 12,
+    "tests/unit/test_settings.py": 10,
+    "tests/property/test_api_walks.py": 10,
+    "tests/integration/test_demo.py": 9,
+    "tests/integration/test_rename.py": 9,
+    "tests/property/test_generic_ledger.py": 9,
+    "tests/integration/test_news.py": 8,
+    "tests/e2e/test_live_every_game.py": 8,
+    "tests/integration/test_every_game_formats.py": 8,
+    "tests/integration/test_confirmations.py": 7,
+    "tests/integration/test_public.py": 7,
+    "tests/e2e/test_albo.py": 6,
+    "tests/integration/test_live_board.py": 6,
+}
+SECONDS_PER_TEST = {"e2e": 4.0, "property": 1.0, "integration": 0.25, "unit": 0.05, "rules": 0.01}
+
+
+def longest_first(items: list) -> list:
+    """The items with their modules longest first; within a module, and among modules of the
+    same estimate, pytest-randomly's order (a stable sort of its shuffle)."""
+    counts: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        module = item.nodeid.split("::", 1)[0]
+        counts[module] = counts.get(module, 0) + 1
+        first.setdefault(module, i)
+
+    def seconds(module: str) -> float:
+        if module in MODULE_SECONDS:
+            return MODULE_SECONDS[module]
+        folder = module.split("/")[1] if module.count("/") >= 2 else ""
+        return counts[module] * SECONDS_PER_TEST.get(folder, 0.1)
+
+    def key(item) -> tuple[float, int]:
+        module = item.nodeid.split("::", 1)[0]
+        return -seconds(module), first[module]
+
+    return sorted(items, key=key)
 
 
 TEST_PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -152,12 +220,38 @@ def kept_for_the_scope(django_db_blocker) -> Iterator[None]:
     with django_db_blocker.unblock():
         atomic = transaction.atomic()
         atomic.__enter__()
+    _KEPT.append({"replayed": False})
     try:
         yield
     finally:
+        _KEPT.pop()
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             atomic.__exit__(None, None, None)
+
+
+# the data kept for the scopes now open (innermost last): whether the ledger check found the
+# kept data equal to its replay after a test that wrote nothing (_ledger_replays)
+_KEPT: list[dict[str, bool]] = []
+
+
+def database_writes() -> int | None:
+    """How many rows the test's database connection has inserted, updated or deleted so far,
+    rolled back or not: SQLite's ``total_changes()``, PostgreSQL's counts for the transaction
+    (``pg_stat_xact_user_tables``); None on another database. The same number before and after
+    a request: the request wrote nothing, so what the database holds is what it held."""
+    from django.db import connection
+
+    queries = {
+        "sqlite": "SELECT total_changes()",
+        "postgresql": "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) "
+        "FROM pg_stat_xact_user_tables",
+    }
+    if connection.vendor not in queries:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(queries[connection.vendor])
+        return int(cursor.fetchone()[0])
 
 
 _RENDERED_PDFS: dict[tuple[str, str], bytes] = {}
@@ -214,15 +308,24 @@ def _ledger_replays(request):
     if marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
         transactional = True
     request.getfixturevalue("transactional_db" if transactional else "db")
+    # a test on data kept for its module that writes nothing leaves that data as it found it:
+    # once the kept data has been checked, the check is not repeated after such a test
+    kept = _KEPT[-1] if _KEPT and not transactional else None
+    writes = database_writes() if kept is not None else None
     yield
     from scoring.models import Giornata
     from scoring.services.ledger import ledger_differences
 
+    read_only = writes is not None and database_writes() == writes
+    if read_only and kept["replayed"]:
+        return
     if Giornata.objects.exists():
         found = ledger_differences()
         assert not found, "the ledger differs from the replay:\n" + "\n".join(
             str(d) for d in found[:30]
         )
+    if read_only:
+        kept["replayed"] = True
 
 
 @pytest.fixture(autouse=True)

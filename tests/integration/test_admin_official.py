@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -45,6 +46,7 @@ from scoring.models import (
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import enrollment_add, season_recompute
 from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
+from tests.conftest import database_writes, kept_for_the_scope
 
 pytestmark = pytest.mark.django_db
 
@@ -125,11 +127,52 @@ def replay_differences(season: Season) -> list[str]:
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
 
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The world and its superuser, built once for the module (tests/conftest.py,
+    kept_for_the_scope): every test sees them, each in a savepoint rolled back after it; the
+    stored Verbale's file is copied into each test's own MEDIA_ROOT (``world``)."""
+    from django.contrib.auth.models import User
+    from django.test.utils import override_settings
+
+    media = tmp_path_factory.mktemp("media-world")
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=str(media)):
+            admin = User.objects.create_user(
+                username="admin", password="pw-kingclub-1", is_superuser=True, is_staff=True
+            )
+            built = _build_world(admin)
+        yield built, admin, media
+
+
 @pytest.fixture
-def world(make_season, admin_user) -> dict[str, Any]:
+def admin_user(db, _world):
+    """The module's superuser (the world's turni were reopened and closed by them)."""
+    return _world[1]
+
+
+@pytest.fixture
+def world(db, _world, settings) -> dict[str, Any]:
+    shutil.copytree(_world[2], settings.MEDIA_ROOT, dirs_exist_ok=True)
+    return _world[0]
+
+
+def _build_world(admin_user) -> dict[str, Any]:
     """A season with closed turni (penalità, sanctions), one of them reopened with a reason and
     closed again, an open turno with smazzate, and a member on the roster who never played."""
-    season = make_season(giornate=2, seed=3, penalty_chance=1.0, sanction_chance=1.0)
+    from scoring.demo import simulated_season
+    from scoring.services.interchange import season_import
+
+    season = season_import(
+        data=simulated_season(
+            name="2026-27",
+            players=["Anna", "Bruno", "Carla", "Dario", "Elena"],
+            giornate=2,
+            seed=3,
+            penalty_chance=1.0,
+            sanction_chance=1.0,
+        )
+    )
     closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
     turno_reopen(turno=closed, reason="errore di trascrizione", user=admin_user)
     turno_close(turno=closed, user=admin_user)
@@ -317,15 +360,20 @@ class Walk:
     season: Season
     failures: list[str] = field(default_factory=list)
     requests: int = 0
+    # the official record before every request (each one is rolled back): dumped once
+    before: list[Any] = field(default_factory=official_dump)
 
     def send(self, label: str, url: str, data: dict[str, Any] | None = None) -> str:
         """GET (``data`` None) or POST in a savepoint rolled back: no 500, and the official
         record unchanged, or changed only as the services change it."""
         self.requests += 1
+        before = self.before
         with transaction.atomic():
-            before = official_dump()
+            writes = database_writes()
             response = self.client.get(url) if data is None else self.client.post(url, data)
-            after = official_dump()
+            # no row written (most requests): the record is what it was, no need to dump it
+            wrote = writes is None or database_writes() != writes
+            after = official_dump() if wrote else before
             replay = replay_differences(self.season) if after != before else []
             transaction.set_rollback(True)
         if response.status_code >= 500:
@@ -426,6 +474,7 @@ def test_every_admin_form_leaves_the_official_record_alone(world, admin_client):
             walk_model(walk, model, obj)
     assert walk.failures == [], "\n".join(walk.failures)
     assert walk.requests > 400
+    assert official_dump() == walk.before  # every request was rolled back
 
 
 # -- what the issue did, one by one ------------------------------------------------------------
@@ -565,7 +614,9 @@ def test_a_staff_segretario_changes_nothing_in_the_admin(world, segretario):
 
 # -- the audit trail -------------------------------------------------------------------------
 def test_imported_turni_have_history_rows(make_season):
-    season = make_season(giornate=2, seed=4, penalty_chance=1.0, sanction_chance=1.0)
+    season = make_season(
+        name="2027-28", giornate=2, seed=4, penalty_chance=1.0, sanction_chance=1.0
+    )
     for model in (Turno, Seat, Smazzata, Result, Penalita):
         rows = model.objects.filter(**{_season_path(model): season})
         created = model.history.filter(history_type="+", id__in=rows.values("pk"))

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Iterator
 from decimal import Decimal
 
 import pytest
@@ -50,6 +51,7 @@ from scoring.services.season import enrollment_add, season_create, season_recomp
 from scoring.services.season_rules import season_rules_update
 from scoring.services.seasons_close import season_close, season_new
 from scoring.services.turni import turno_close, turno_reopen, turno_start
+from tests.conftest import kept_for_the_scope
 from tests.helpers import record_smazzate
 
 D = Decimal
@@ -101,20 +103,43 @@ def cappotti_of(seed: int, order: list[str]) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="module")
+def _club(django_db_setup, django_db_blocker) -> Iterator[tuple[int, int]]:
+    """The members, the segretario and the first season (open), built once for the module
+    (tests/conftest.py, kept_for_the_scope): each test sees them in a savepoint rolled back
+    after it. Its keys: the season's and the segretario's."""
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            from django.contrib.auth.models import Group, User
+
+            from scoring.models import Player
+
+            user = User.objects.create_user(username="segretario", password="pw-kingclub-1")
+            user.groups.add(Group.objects.get_or_create(name="Segretario")[0])
+            for name in PLAYERS:
+                Player.objects.create(name=name)
+            season = season_create(name="2024-25", current=False)
+            for date, seed, order in S1_GIORNATE:
+                play(season, date, seed, order)
+        yield season.pk, user.pk
+
+
 @pytest.fixture
-def members(db) -> None:
-    from scoring.models import Player
+def segretario(db, _club):
+    """The module's segretario (tests/conftest.py makes one per test elsewhere)."""
+    from django.contrib.auth.models import User
 
-    for name in PLAYERS:
-        Player.objects.create(name=name)
+    return User.objects.get(pk=_club[1])
 
 
 @pytest.fixture
-def s1(members) -> Season:
-    season = season_create(name="2024-25", current=False)
-    for date, seed, order in S1_GIORNATE:
-        play(season, date, seed, order)
-    return season
+def members(db, _club) -> None:
+    """Anna, Bruno, Carla and Dario (with the first season: they are the module's data)."""
+
+
+@pytest.fixture
+def s1(members, _club) -> Season:
+    return Season.objects.get(pk=_club[0])
 
 
 @pytest.fixture
