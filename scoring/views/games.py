@@ -51,6 +51,13 @@ from scoring.views.confirm import CLOSE_REQUESTED
 from scoring.views.pagecache import CLASSIFICA_CACHE_SECONDS
 
 T = "scoring/games/"
+# the parts of the one live screen (segreteria/_live.html) for a deal entered as declared fields
+FIELDS_PARTS = {
+    "entry": T + "_entry_fields.html",
+    "close": T + "_close_fields.html",
+    "results": T + "_results_fields.html",
+    "rows": T + "_smazzate_fields.html",
+}
 
 
 # -- the entry form, from the system's description ----------------------------------------------
@@ -235,10 +242,10 @@ def _summary(problems: Sequence[Problem], entry: Sequence[Field] | None) -> list
     out = []
     for p in problems:
         text = p.message
-        if p.smazzata:
-            text = _("smazzata %(n)s: %(message)s") % {"n": p.smazzata, "message": text}
         if p.player and p.field not in names:
             text = f"{p.player}: {text}"
+        if p.smazzata:
+            text = _("smazzata %(n)s: %(message)s") % {"n": p.smazzata, "message": text}
         out.append((text, f"campo-{p.field}" if p.field in names else "smazzata-form"))
     return out
 
@@ -292,9 +299,17 @@ def _render(
         for s in running["smazzate"]
     ]
     seats = sorted(turno.seats.all(), key=lambda s: s.position)
+    deals_total = system.deals_total(rules, len(players))
+    general = (
+        [] if rejected else [p for p in problems if not p.field or p.field not in _names(entry)]
+    )
     context = {
         "turno": turno,
         "system": system,
+        "parts": FIELDS_PARTS,
+        "is_open": turno.is_open,
+        "verbale_number": turno.verbale_number,
+        "first_dealer": turno.first_dealer.name,
         "players": players,
         "totals": [
             {
@@ -307,10 +322,18 @@ def _render(
             for i, p in enumerate(players)
         ],
         "step": step,
-        "deals_total": system.deals_total(rules, len(players)),
+        "played": len(smazzate),
+        "deals_total": deals_total,
+        "smazzate_total": deals_total,
+        "now_number": step["number"],
+        "now_dealer": step["dealer"],
+        "complete": step["complete"],
+        "calling_order": [],
+        "calling": [],
         "balance": running.get("balance"),
         "smazzate": smazzate,
         "last_number": smazzate[-1]["number"] if smazzate else None,
+        "entry_panel": entry,
         "entry": entry,
         "previews": system.has_preview,
         "preview": preview,
@@ -319,23 +342,32 @@ def _render(
         "summary": _summary(problems, entry) if rejected else [],
         "autofocus_entry": not rejected,
         "data_bound": data is not None,
-        "general_errors": []
-        if rejected
-        else [p for p in problems if not p.field or p.field not in _names(entry)],
+        "errors": [text for text, _target in _summary(general, None)],
+        "closable": turno.is_open and step["complete"] and not correcting,
         "ties": ties,
         "close_problems": close_problems,
         "results": sorted(seats, key=lambda s: s.place or 99) if not turno.is_open else [],
         "columns": system.turno_columns(),
         "reopen_form": reopen_form or ReopenForm(),
-        "penalties": takes_penalties(system),
-        "penalty_list": list(turno.penalita.all()),
+        "takes_penalties": takes_penalties(system),
+        "penalty_list": [
+            {
+                "id": p.pk,
+                "player": p.player.name,
+                "points": p.points,
+                "article": p.article,
+                "reason": p.reason,
+            }
+            for p in turno.penalita.all()
+        ],
         "penalty_form": penalty_form or PenalitaForm(players=players),
+        "takes_sanctions": False,
         "deletable": turno.is_open and not record["smazzate"],
         "penalty_points": system.points_are_penalties,
     }
     if request.htmx:
-        return render(request, T + "_live.html", context)
-    return render(request, T + "live.html", context, status=status)
+        return render(request, "scoring/segreteria/_live.html", context)
+    return render(request, "scoring/segreteria/live.html", context, status=status)
 
 
 def _done(request: HttpRequest, pk: int) -> HttpResponse:
@@ -468,7 +500,7 @@ def game_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
-    number = typed_int_or_none(request.POST.get("numero"))
+    number = typed_int_or_none(request.POST.get("number") or request.POST.get("numero"))
     try:
         done = game_smazzata_undo(turno=turno, number=number, user=request.user)
     except RuleViolation as exc:
@@ -637,6 +669,8 @@ def _moved(name: str) -> Any:
     screen of the turno (301)."""
 
     def view(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+        if not Turno.objects.filter(pk=pk).exists():  # no turno: nothing moved (404)
+            raise Http404("turno inesistente")
         if request.method == "POST":
             moved = HttpResponsePermanentRedirect(
                 reverse(f"scoring:{name}", args=[pk, *kwargs.values()])

@@ -67,6 +67,13 @@ from scoring.views import games
 from scoring.views.confirm import CLOSE_REQUESTED
 
 T = "scoring/segreteria/"
+# the parts of the one live screen (segreteria/_live.html) for a deal entered with C.A.F.'s form
+CALLS_PARTS = {
+    "entry": T + "_smazzata_form.html",
+    "close": T + "_close_calls.html",
+    "results": T + "_results_calls.html",
+    "rows": T + "_smazzate_calls.html",
+}
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -329,11 +336,17 @@ def _live_context(
         for p, games, forced in state.callable_by_player()
     ]
     penalty_by_player = dict(score.penalties)
+    system = turno.season.system
+    last_row = v.rows[-1] if v.rows else None
     return {
         "turno": turno,
+        "system": system,
+        "parts": CALLS_PARTS,
         "state": state,
         "verbale": v,
         "is_open": is_open,
+        "verbale_number": v.verbale_number,
+        "first_dealer": v.first_dealer,
         "totals": [
             {
                 "name": p,
@@ -347,12 +360,24 @@ def _live_context(
         "played": len(record.smazzate),
         "smazzate_total": progress.total,
         "progress": progress,
+        "now_number": progress.number,
+        "now_dealer": progress.dealer,
+        "complete": progress.complete,
+        "balance": None,
+        "entry_panel": panel,
+        "closable": is_open and score.complete and not (panel is not None and panel.correcting),
         "calling": calling,
         "calling_order": progress.calling_order(),
         "panel": panel,
         "correcting": panel is not None and panel.correcting,
         "grid": [(row, list(zip(v.players, row.cells, strict=True))) for row in v.rows],
-        "last_row": v.rows[-1] if v.rows else None,
+        "last_row": last_row,
+        "last_number": last_row.number if last_row else None,
+        "takes_penalties": system.takes_penalties,
+        "penalty_list": v.penalties,
+        "takes_sanctions": system.takes_sanctions,
+        "penalty_points": system.points_are_penalties,
+        "sanction_list": v.sanctions,
         "penalty_form": penalty_form or PenalitaForm(players=players),
         "sanction_form": sanction_form or SanctionForm(players=players),
         "close_form": close_form,
