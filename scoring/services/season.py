@@ -468,18 +468,10 @@ def _figures_create(
 ) -> None:
     """New :class:`PlayerFigures` rows: each player's figures and points per giornata
     (:func:`player_figures_sum`) and line (:func:`league_lines`, leaders only)."""
-    model.objects.bulk_create(
-        [
-            model(
-                season_id=season_id,
-                player_id=pid,
-                figures=figures[pid][0],
-                played=figures[pid][1],
-                line=lines.get(pid),
-            )
-            for pid in player_ids
-        ],
-        batch_size=500,
+    insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
+        model,
+        ["season", "player", "figures", "played", "line"],
+        ((season_id, pid, *figures[pid], lines.get(pid)) for pid in player_ids),
     )
 
 
@@ -549,6 +541,13 @@ def player_figures_refresh(
     update_rows(PlayerFigures, ["line"], [(lines.get(pid), kept[pid][0]) for pid in relined])
 
 
+# every column of a Classifica row, in the order the refreshes write them
+GAME_STANDING_COLUMNS = (
+    *("season", "player", "place", "previous_place", "score", "series", "previous_series"),
+    *("turni", "absences", "scudetti", "titles", "streak", "extra"),
+)
+
+
 @transaction.atomic
 def standings_refresh(*, season: Season) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata), the
@@ -587,25 +586,19 @@ def standings_refresh(*, season: Season) -> None:
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
     player_figures_refresh(season, set(players.values()), filled, leaders)
     Standing.objects.filter(season=season).delete()
-    Standing.objects.bulk_create(
-        [
-            Standing(
-                season=season,
-                player_id=players[row.player],
-                place=place,
-                previous_place=before.get(row.player),
-                score=row.score,
-                series=state.series.get(row.player, rules.start_series),
-                previous_series=previous_state.series.get(row.player, rules.start_series),
-                turni=row.turni,
-                absences=row.absences,
-                scudetti=row.scudetti,
-                titles=dict(row.titles),
-                streak=state.streak.get(row.player, 0),
+    insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
+        Standing,
+        GAME_STANDING_COLUMNS,
+        (
+            (
+                *(season.pk, players[row.player], place, before.get(row.player), row.score),
+                state.series.get(row.player, rules.start_series),
+                previous_state.series.get(row.player, rules.start_series),
+                *(row.turni, row.absences, row.scudetti, dict(row.titles)),
+                *(state.streak.get(row.player, 0), {}),
             )
             for place, row in now
-        ],
-        batch_size=1000,
+        ),
     )
     season_version_bump(season=season)
 
@@ -696,13 +689,6 @@ def game_states_fill(
         ).first()
         before_last = (prev or {}).get(FOLD, {}) if last is not None else None
     return state, before_last
-
-
-# a Classifica row of a generic game, every column (the C.A.F. ones at their defaults)
-GAME_STANDING_COLUMNS = (
-    *("season", "player", "place", "previous_place", "score", "series", "previous_series"),
-    *("turni", "absences", "scudetti", "titles", "streak", "extra"),
-)
 
 
 @transaction.atomic
