@@ -115,3 +115,40 @@ def test_season_rules_locked_in_the_admin_unless_recomputed(client, admin_user, 
     for sm in nqs:
         taker = sm.results.get(count=1)
         assert taker.points == (-12 if sm.scazzata and taker.player_id == sm.caller_id else -10)
+
+
+@pytest.mark.parametrize(
+    ("code", "rules", "said"),
+    [
+        # C.A.F. stores its whole table: {} names no game (its words said once)
+        ("caf", {}, "Regolamento non valido: code: un testo di al massimo 20 caratteri"),
+        ("skat-isko", {"opponents_bonus": "tanti"}, "Regolamento non valido: opponents_bonus"),
+    ],
+)
+def test_a_bad_rule_table_is_refused_by_the_seasons_game_in_its_words(
+    client, admin_user, code, rules, said
+):
+    import json
+
+    from scoring.services.season import season_create
+
+    season = season_create(name="2026-27", ruleset_code=code)
+    before = dict(season.rules)
+    client.force_login(admin_user)
+    data = {
+        "name": season.name,
+        "ruleset_code": code,
+        "rules": json.dumps(rules),
+        "is_current": "on",
+        "enrollments-TOTAL_FORMS": "0",
+        "enrollments-INITIAL_FORMS": "0",
+        "enrollments-MIN_NUM_FORMS": "0",
+        "enrollments-MAX_NUM_FORMS": "1000",
+    }
+    r = client.post(f"/admin/scoring/season/{season.pk}/change/", data)
+    assert r.status_code == 200
+    html = r.content.decode()
+    assert said in html
+    assert "[RULES]" not in html and "[RULESET]" not in html  # no internal code
+    assert "regolamento non valido: regolamento non valido" not in html.lower()
+    assert Season.objects.get(pk=season.pk).rules == before
