@@ -15,5 +15,26 @@ class ScoringConfig(AppConfig):
 
         if "pk" not in get_converters():
             register_converter(PkConverter, "pk")
-        # the scoreboards' cache listens to the writes it shows (scoring.selectors_live)
+        # the scoreboards' cache listens to the writes it shows (scoring.selectors_live); the
+        # role groups come back after every migrate and every flush (a flushed database, as the
+        # test runner leaves after a transactional test, keeps its users' roles meaningful)
+        from django.db.models.signals import post_migrate
+
         from scoring import selectors_live  # noqa: F401
+
+        post_migrate.connect(_roles, sender=self, dispatch_uid="scoring-roles")
+
+
+def _roles(sender, using: str = "default", apps=None, **kwargs) -> None:
+    """Segretario and Socio with their permissions, as migration 0002 creates them."""
+    from importlib import import_module
+
+    if apps is None:  # flush sends no registry: the project's own
+        from django.apps import apps
+    if not apps.is_installed("django.contrib.auth"):
+        return
+    try:
+        apps.get_model("scoring", "Turno")
+    except LookupError:  # migrated back before scoring's tables
+        return
+    import_module("scoring.migrations.0002_roles").create_groups(apps, None)
