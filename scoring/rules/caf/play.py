@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..problems import Problem, Said, gettext_noop
+from ..problems import Problem, gettext_noop
 from .ruleset import NEGATIVE, RuleSet
 
 
@@ -159,7 +159,7 @@ class Progress:
                 Problem.said(
                     "GAME_ALREADY_PLAYED",
                     gettext_noop("%(game)s (%(code)s) è già stato giocato in questo turno"),
-                    {"game": Said(rule.name), "code": game},
+                    {"game": rule.name, "code": game},
                     smazzata=n,
                     player=caller,
                     field="game",
@@ -174,7 +174,7 @@ class Progress:
                         "%(game)s (%(code)s) non si può chiamare finché restano giochi alla meno "
                         "da giocare (%(left)s)"
                     ),
-                    {"game": Said(rule.name), "code": game, "left": left},
+                    {"game": rule.name, "code": game, "left": left},
                     smazzata=n,
                     player=caller,
                     field="game",
@@ -185,7 +185,7 @@ class Progress:
                 Problem.said(
                     "GAME_ALREADY_CALLED",
                     gettext_noop("%(player)s ha già chiamato %(game)s (%(code)s) in questo turno"),
-                    {"player": caller, "game": Said(rule.name), "code": game},
+                    {"player": caller, "game": rule.name, "code": game},
                     smazzata=n,
                     player=caller,
                     field="game",

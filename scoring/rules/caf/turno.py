@@ -60,7 +60,7 @@ def check_result(
             Problem.said(code, message, params or None, smazzata=number, player=who, field=field)
         )
 
-    game_name = Said(rule.name)  # the game's name as the rule set writes it
+    game_name = rule.name  # the rule set's own name of the game (data, put in as it is)
     if rule.trump:
         if trump is None or trump == "":
             add(
