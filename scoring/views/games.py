@@ -235,16 +235,19 @@ def smazzata_preview(
     }
 
 
-def _summary(problems: Sequence[Problem], entry: Sequence[Field] | None) -> list[tuple[str, str]]:
+def _summary(
+    problems: Sequence[Problem], entry: Sequence[Field] | None, number: int | None = None
+) -> list[tuple[str, str]]:
     """Every problem of a rejected smazzata for the error summary, each with the id of the
-    field it is about (the form itself for a problem of no field)."""
+    field it is about (the form itself for a problem of no field); the smazzata named when it
+    is not ``number``, the one on the form."""
     names = _names(entry)
     out = []
     for p in problems:
         text = p.message
         if p.player and p.field not in names:
             text = f"{p.player}: {text}"
-        if p.smazzata:
+        if p.smazzata and p.smazzata != number:
             text = _("smazzata %(n)s: %(message)s") % {"n": p.smazzata, "message": text}
         out.append((text, f"campo-{p.field}" if p.field in names else "smazzata-form"))
     return out
@@ -339,7 +342,7 @@ def _render(
         "preview": preview,
         "draft": draft is not None,
         "correcting": correcting,
-        "summary": _summary(problems, entry) if rejected else [],
+        "summary": _summary(problems, entry, correcting or step["number"]) if rejected else [],
         "autofocus_entry": not rejected,
         "data_bound": data is not None,
         "errors": [text for text, _target in _summary(general, None)],

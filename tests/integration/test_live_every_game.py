@@ -85,6 +85,10 @@ def test_a_rejected_deal_by_htmx_gets_the_partial_with_its_error_summary(segreta
     assert '<div role="alert">' in html
     assert 'aria-invalid="true"' in html
     assert 'id="smazzata-form"' in html and "implicit-submit" in html
+    assert "smazzata 1:" not in html  # the deal on the form is not named again in its summary
+    # the calling order and its table only where deals are called (C.A.F.'s form)
+    calls = turno.season.system.entry_form == "calls"
+    assert ("Chi può chiamare" in html) == calls and ("Ordine di chiamata" in html) == calls
     assert not Smazzata.objects.filter(turno=turno).exists()
 
 
