@@ -135,9 +135,10 @@ def test_a_closed_turno_offers_its_verbale_for_download(segretario_client):
     for deal in record["smazzate"]:
         api.smazzata_record(turno=turno, record=deal)
     api.turno_close(turno=turno, tiebreak=record.get("tiebreak"))
-    page = segretario_client.get(reverse("scoring:turno_live", args=[turno.pk])).content.decode()
-    assert reverse("scoring:turno_pdf", args=[turno.pk]) in page
-    assert reverse("scoring:turno_xlsx", args=[turno.pk]) in page
+    for url in ("scoring:turno_live", "scoring:turno"):  # the live screen, the Verbale page
+        page = segretario_client.get(reverse(url, args=[turno.pk])).content.decode()
+        assert reverse("scoring:turno_pdf", args=[turno.pk]) in page, url
+        assert reverse("scoring:turno_xlsx", args=[turno.pk]) in page, url
 
 
 # -- the old addresses of the five games' screens --------------------------------------------------
