@@ -26,15 +26,14 @@ class ScoringConfig(AppConfig):
 
 
 def _roles(sender, using: str = "default", apps=None, **kwargs) -> None:
-    """Segretario and Socio with their permissions, as migration 0002 creates them."""
-    from importlib import import_module
-
+    """The groups Segretario and Socio, with no model permission (migrations 0002 and 0004):
+    the screens check membership of the group, never an admin permission."""
     if apps is None:  # flush sends no registry: the project's own
         from django.apps import apps
     if not apps.is_installed("django.contrib.auth"):
         return
-    try:
-        apps.get_model("scoring", "Turno")
-    except LookupError:  # migrated back before scoring's tables
-        return
-    import_module("scoring.migrations.0002_roles").create_groups(apps, None)
+    from scoring.permissions import SEGRETARIO, SOCIO
+
+    Group = apps.get_model("auth", "Group")
+    for name in (SEGRETARIO, SOCIO):
+        Group.objects.using(using).get_or_create(name=name)
