@@ -17,20 +17,24 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
-from scoring.exports import classifica_basename, games
+from scoring.exports import classifica_basename
 from scoring.exports.csv import CONTENT_TYPE as CSV
 from scoring.exports.csv import rows_csv, table_csv
-from scoring.exports.pdf import classifica_pdf
-from scoring.exports.xlsx import classifica_xlsx
 from scoring.filters import TurnoFilter
 from scoring.models import Season, StoredDocument, Turno
 from scoring.permissions import members_view
 from scoring.publishing import require_published
 from scoring.selectors import season_turni
 from scoring.selectors_games import game_classifica
-from scoring.services.documents import PDF, XLSX, kept_document, verbale_document
+from scoring.services.documents import (
+    PDF,
+    XLSX,
+    classifica_document,
+    kept_document,
+    verbale_document,
+)
 from scoring.tables import ClassificaTable, TurniTable
-from scoring.verbale import classifica, last_closed_date
+from scoring.verbale import classifica
 
 
 def _document(content: bytes, content_type: str, filename: str, *, inline: bool) -> HttpResponse:
@@ -117,10 +121,7 @@ def turno_xlsx(request: HttpRequest, pk: int) -> HttpResponse:
 def classifica_pdf_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
     require_published(request, season)
-    if season.is_generic:
-        content = games.standing_pdf(game_classifica(season), last_closed_date(season))
-        return _document(content, PDF, f"{classifica_basename(season.name)}.pdf", inline=True)
-    content = classifica_pdf(season.name, classifica(season), last_closed_date(season))
+    content = classifica_document(season, StoredDocument.PDF)  # in its own game's columns
     return _document(content, PDF, f"{classifica_basename(season.name)}.pdf", inline=True)
 
 
@@ -128,10 +129,7 @@ def classifica_pdf_view(request: HttpRequest, season_pk: int) -> HttpResponse:
 def classifica_xlsx_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
     require_published(request, season)
-    if season.is_generic:
-        content = games.standing_xlsx(game_classifica(season), last_closed_date(season))
-        return _document(content, XLSX, f"{classifica_basename(season.name)}.xlsx", inline=False)
-    content = classifica_xlsx(season.name, classifica(season), last_closed_date(season))
+    content = classifica_document(season, StoredDocument.XLSX)  # in its own game's columns
     return _document(content, XLSX, f"{classifica_basename(season.name)}.xlsx", inline=False)
 
 

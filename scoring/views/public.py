@@ -258,7 +258,7 @@ def serie(request: HttpRequest) -> HttpResponse:
     ctx = _season_context(request, season)
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
-    if season is not None and season.is_generic:
+    if season is not None and not season.system.series_ladder:
         ctx["no_series"] = season.system.label
     elif season is not None:
         rules = season.ruleset
