@@ -26,6 +26,7 @@ from scoring import formatting
 from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Standing, Turno
 from scoring.problem_text import engine_text
 from scoring.records import record_names, seat_names
+from scoring.rules.systems import get_system
 from scoring.selectors_confirmations import confirmation_lines
 
 
@@ -279,6 +280,16 @@ class GamePlayer:
     standing_values: list[tuple[str, Any]]  # (label, value) in the system's standing columns
     seats: list[Seat]  # every turno of the member, oldest first (with its giornata)
     games: list[dict[str, Any]]  # code, played, average, chosen
+
+
+def member_page_follows_version(ruleset_code: str) -> bool:
+    """Does a member's page of a season of this game change only with the season's ``version``
+    (a close, a reopen, a rename...), so that the page cache may keep it whole? C.A.F.'s ledger
+    keeps a member's figures per closed turno (``PlayerFigures``); the generic ledger's page
+    (:func:`game_player`) reads every smazzata, a turno in corso's too, which bumps no version.
+    The one place the members' pages ask which ledger keeps the season (issue 24: C.A.F.'s
+    switch onto the generic ledger removes it)."""
+    return not get_system(ruleset_code).generic_ledger
 
 
 def game_player(member: Player, season: Season) -> GamePlayer:

@@ -39,7 +39,6 @@ from scoring.publishing import sees_unpublished, unpublished_page
 from scoring.rules.caf.ruleset import TITLE_ORDER
 from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.numbers import typed_int_or_none
-from scoring.rules.systems import get_system, is_generic
 from scoring.selectors import (
     current_season,
     default_season,
@@ -47,6 +46,7 @@ from scoring.selectors import (
     season_turni,
     turno_with_everything,
 )
+from scoring.selectors_games import member_page_follows_version
 from scoring.services.preview import classifica_header
 from scoring.services.season import CHART_LEADERS
 from scoring.tables import TurniTable, classifica_html, classifica_sort, player_timeline_html
@@ -178,15 +178,16 @@ def _anonymous_page(
     season_pk: int | None,
     render_page: Callable[[Season, dict[str, Any]], HttpResponse],
     *key: Any,
-    every_game: bool = False,
+    follows_version: Callable[[str], bool] = lambda _code: True,
 ) -> HttpResponse | None:
     """A public page of a season kept whole for anonymous visitors (:mod:`.pagecache`), or None
     when it does not apply (a logged-in visitor, an unknown or hidden season, another game's).
     One query reads every season's state: the page's key holds the shown season's ``version``
     (bumped by every write the page shows: close, reopen, contest, rename...), the season
-    picker, the URL, the language and what the caller adds (``key``). A page of another game
-    than C.A.F. is kept only where the caller says it shows nothing but what the version
-    covers (``every_game``: the Classifica)."""
+    picker, the URL, the language and what the caller adds (``key``). A page is kept only where
+    it shows nothing but what the version covers: every game's Classifica; a member's page
+    where its read model says so (``follows_version``, asked with the season's rule-set code:
+    :func:`~scoring.selectors_games.member_page_follows_version`)."""
     if not pagecache.cacheable(request):
         return None
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
@@ -195,12 +196,8 @@ def _anonymous_page(
         season = default_season(seasons)
     else:
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
-    if (
-        season is None
-        or not season.published
-        or (is_generic(get_system(season.ruleset_code)) and not every_game)
-    ):
-        return None  # the page as always (404, "non pubblicati", the game's own columns)
+    if season is None or not season.published or not follows_version(season.ruleset_code):
+        return None  # the page as always (404, "non pubblicati", a page the version misses)
     return pagecache.serve(
         request,
         (request.get_full_path(), get_language(), settings.CLUB_NAME, season.pk, *key, *seasons),
@@ -216,7 +213,6 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         None,
         lambda season, extra: _classifica_page(request, season, extra),
-        every_game=True,
     )
     return kept if kept is not None else _classifica_page(request, _season_from(request))
 
@@ -228,7 +224,6 @@ def classifica_view(request: HttpRequest, season_pk: int | None = None) -> HttpR
         request,
         season_pk,
         lambda season, extra: _classifica_page(request, season, extra),
-        every_game=True,
     )
     if kept is not None:
         return kept
@@ -414,6 +409,7 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         member.pk,
         member.name,
         member.active,
+        follows_version=member_page_follows_version,
     )
     return kept if kept is not None else _player_page(request, member, _season_from(request))
 
