@@ -30,7 +30,9 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from scoring import formatting
 from scoring.models import (
     CloseRequest,
     Player,
@@ -47,7 +49,7 @@ from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close
 from scoring.selectors_games import game_record, game_turni
 from scoring.services.close_requests import confirmations_clear  # noqa: F401 (its old home)
-from scoring.services.games import game_turno_close
+from scoring.services.games import game_turno_close, turno_problem
 from scoring.services.locks import season_lock_of_turno
 from scoring.services.season import season_version_bump
 from scoring.services.turni import turno_close
@@ -76,15 +78,27 @@ def _closed_turno_with_player(turno: Turno | int, player: Player) -> Turno:
     if found is None:
         raise _fail("TURNO_MISSING", "turno inesistente")
     if found.is_open and not CloseRequest.objects.filter(turno=found).exists():
-        raise _fail(
+        raise turno_problem(
             "TURNO_OPEN",
-            f"il turno {found.label} è in corso: si conferma il verbale solo dopo la chiusura",
+            gettext_noop(
+                "il turno %(turno)s è in corso: si conferma il verbale solo dopo la chiusura"
+            ),
+            found,
         )
     if not Seat.objects.filter(turno=found, player=player).exists():
-        raise _fail(
-            "NOT_AT_TABLE",
-            f"{player.name} non ha giocato il turno {found.label}: non può confermarne il verbale",
-            player=player.name,
+        label = formatting.turno_label(found.date, found.number)
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "NOT_AT_TABLE",
+                    gettext_noop(
+                        "%(player)s non ha giocato il turno %(turno)s: "
+                        "non può confermarne il verbale"
+                    ),
+                    {"player": player.name, "turno": label},
+                    player=player.name,
+                )
+            ]
         )
     return found
 
@@ -255,14 +269,16 @@ def turno_close_request(
     if t is None:
         raise _fail("TURNO_MISSING", "turno inesistente")
     if not t.is_open:
-        raise _fail("TURNO_CLOSED", f"il turno {t.label} è già chiuso")
+        raise turno_problem("TURNO_CLOSED", gettext_noop("il turno %(turno)s è già chiuso"), t)
     if not t.season.confirmation_required:
         raise _fail(
             "CONFIRMATION_OPTIONAL",
             "in questa stagione la conferma dei giocatori è facoltativa: chiudere il turno",
         )
     if CloseRequest.objects.filter(turno=t).exists():
-        raise _fail("CLOSE_PENDING", f"il turno {t.label} è già in attesa di conferma")
+        raise turno_problem(
+            "CLOSE_PENDING", gettext_noop("il turno %(turno)s è già in attesa di conferma"), t
+        )
     order = None if tiebreak is None else list(tiebreak)
     record = _record(t, order)
     if t.season.is_generic:  # raises if unfinished or tied
@@ -311,10 +327,13 @@ def _require_unchanged(t: Turno) -> None:
         turno_fingerprint(t),
         turno_fingerprint(t, by_name=True),  # a request made before players were hashed by key
     ):
-        raise _fail(
+        raise turno_problem(
             "CLOSE_REQUEST_STALE",
-            f"il turno {t.label} è cambiato dopo la richiesta di chiusura: il segretario deve "
-            "annullare la richiesta e chiuderlo di nuovo",
+            gettext_noop(
+                "il turno %(turno)s è cambiato dopo la richiesta di chiusura: il segretario "
+                "deve annullare la richiesta e chiuderlo di nuovo"
+            ),
+            t,
         )
 
 

@@ -17,7 +17,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from scoring import formatting
 from scoring.models import (
     Enrollment,
     Giornata,
@@ -45,6 +47,11 @@ from scoring.services.locks import retry_once, season_lock_of_turno, season_requ
 from scoring.services.news import news_muted, news_turno
 from scoring.services.season import FOLD, game_standing_refresh, season_create
 
+TURNO_CLOSED = gettext_noop(
+    "il turno %(turno)s è chiuso: per modificarlo va riaperto con una motivazione"
+)
+TURNO_OPEN = gettext_noop("il turno %(turno)s è già aperto")
+
 
 def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
     return RuleViolation([Problem(code, message, **kw)])
@@ -52,6 +59,12 @@ def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
 
 def _user(user: Any) -> Any:
     return user if user is not None and user.is_authenticated else None
+
+
+def turno_problem(code: str, template: str, turno: Turno, **kw: Any) -> RuleViolation:
+    """A problem naming ``turno`` as a reader does (``20/11/2026 #1``), said in their language."""
+    label = formatting.turno_label(turno.date, turno.number)
+    return RuleViolation([Problem.said(code, template, {"turno": label}, **kw)])
 
 
 def _lock(turno: Turno | int) -> Turno:
@@ -62,17 +75,16 @@ def _lock(turno: Turno | int) -> Turno:
     except Turno.DoesNotExist:
         raise _fail("TURNO_MISSING", "turno inesistente") from None
     if not found.season.is_generic:
-        raise _fail("TURNO_SYSTEM", f"il turno {found.label} non è di questo registro")
+        raise turno_problem(
+            "TURNO_SYSTEM", gettext_noop("il turno %(turno)s non è di questo registro"), found
+        )
     return found
 
 
 def _require_open(turno: Turno) -> None:
     season_require_open(turno.season)  # a closed season is frozen
     if not turno.is_open:
-        raise _fail(
-            "TURNO_CLOSED",
-            f"il turno {turno.label} è chiuso: per modificarlo va riaperto con una motivazione",
-        )
+        raise turno_problem("TURNO_CLOSED", TURNO_CLOSED, turno)
 
 
 def check_header(season: Season, players: Sequence[str], first_dealer: str) -> list[Problem]:
@@ -366,7 +378,7 @@ def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> T
     turno = _lock(turno)
     season_require_open(turno.season)
     if turno.is_open:
-        raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
+        raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
     reason = user_text(
         reason,
         field="reason",

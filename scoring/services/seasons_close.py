@@ -17,7 +17,9 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from scoring import formatting
 from scoring.models import Season, SeasonEvent, Standing, Turno
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import DEFAULT_SYSTEM, get_system
@@ -77,11 +79,18 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
         .order_by("giornata__date", "number")
     )
     if open_turni:
-        labels = ", ".join(t.label for t in open_turni)
-        raise _fail(
-            "SEASON_TURNO_IN_PROGRESS",
-            f"la stagione {season.name} ha ancora {len(open_turni)} turno/i in corso "
-            f"({labels}): chiuderli o eliminarli prima di chiudere la stagione",
+        labels = ", ".join(formatting.turno_label(t.date, t.number) for t in open_turni)
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "SEASON_TURNO_IN_PROGRESS",
+                    gettext_noop(
+                        "la stagione %(season)s ha ancora %(count)s turno/i in corso "
+                        "(%(turni)s): chiuderli o eliminarli prima di chiudere la stagione"
+                    ),
+                    {"season": season.name, "count": len(open_turni), "turni": labels},
+                )
+            ]
         )
     if not Turno.objects.filter(season=season, status=Turno.CHIUSO).exists():
         raise _fail(

@@ -42,7 +42,7 @@ from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.close_requests import confirmations_clear
-from scoring.services.games import check_header
+from scoring.services.games import TURNO_CLOSED, TURNO_OPEN, check_header, turno_problem
 from scoring.services.history import history_created
 from scoring.services.locks import (
     retry_once,
@@ -72,10 +72,7 @@ def _lock(turno: Turno | int) -> Turno:
 def _require_open(turno: Turno) -> None:
     season_require_open(turno.season)  # loaded by _lock, after the turno's row lock
     if not turno.is_open:
-        raise _fail(
-            "TURNO_CLOSED",
-            f"il turno {turno.label} è chiuso: per modificarlo va riaperto con una motivazione",
-        )
+        raise turno_problem("TURNO_CLOSED", TURNO_CLOSED, turno)
 
 
 def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
@@ -510,7 +507,7 @@ def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
     turno = _lock(turno)
     season_require_open(turno.season)
     if turno.is_open:
-        raise _fail("TURNO_OPEN", f"il turno {turno.label} è già aperto")
+        raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
     reason = user_text(
         reason,
         field="reason",

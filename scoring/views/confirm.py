@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring.models import NewsPreference, Player, Turno
 from scoring.permissions import segretario_required
+from scoring.problem_text import localized
 from scoring.rules.problems import RuleViolation
 from scoring.selectors_confirmations import confirmation_lines, pending_close
 from scoring.services.confirmations import (
@@ -47,7 +48,7 @@ def CLOSE_REQUESTED() -> str:
 
 def _problems_to_messages(request: HttpRequest, exc: RuleViolation) -> None:
     for p in exc.problems:
-        messages.error(request, p.message)
+        messages.error(request, localized(p).message)
 
 
 # -- the player's own confirmation ---------------------------------------------------------------

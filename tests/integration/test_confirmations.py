@@ -168,7 +168,14 @@ def test_a_player_who_did_not_play_cannot_confirm(client, django_user_model, mem
     page = verbale_page(client, turno)
     assert "Confermo il verbale" not in page  # no buttons for her
     response = post(client, turno, action="conferma")
-    assert "Elena non ha giocato il turno 2026-11-20 #1" in response.content.decode()
+    assert "Elena non ha giocato il turno 20/11/2026 #1" in response.content.decode()
+    english = client.post(
+        reverse("scoring:confirm", args=[turno.pk]),
+        {"action": "conferma"},
+        follow=True,
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    assert "Elena did not play turno 20/11/2026 #1" in english.content.decode()
     assert not VerbaleConfirmation.objects.exists()
     # a login without a player: 403; anonymous: the login page
     other = django_user_model.objects.create_user(username="ospite", password="pw-kingclub-1")

@@ -203,7 +203,7 @@ def test_season_close_refuses_a_turno_in_progress_and_changes_nothing(s1, segret
     problem = exc.value.problems[0]
     assert problem.code == "SEASON_TURNO_IN_PROGRESS"
     assert problem.message == (
-        "la stagione 2024-25 ha ancora 1 turno/i in corso (2025-02-07 #1): chiuderli o "
+        "la stagione 2024-25 ha ancora 1 turno/i in corso (07/02/2025 #1): chiuderli o "
         "eliminarli prima di chiudere la stagione"
     )
     s1.refresh_from_db()
