@@ -240,3 +240,22 @@ def test_a_name_that_looks_like_a_formula_stays_text(client, turno):
     sheet = load_workbook(io.BytesIO(xlsx.content))["Verbale"]
     cells = [c for r in sheet.iter_rows() for c in r if c.value and "HYPERLINK" in str(c.value)]
     assert cells and all(c.data_type == "s" for c in cells)
+
+
+def test_a_members_page_of_a_ramino_season_follows_the_turno_in_corso(client, turno):
+    """The generic ledger's member page counts a turno in corso's smazzate, which bump no season
+    version: the page cache never keeps it whole for anonymous readers (C.A.F.'s it does)."""
+    from scoring.services.games import game_smazzata_record
+
+    url = reverse("scoring:player", args=[turno.first_dealer.pk]) + f"?stagione={turno.season.pk}"
+    before = client.get(url).content.decode()
+    assert 'data-game="NORMALE"' not in before
+    game_smazzata_record(
+        turno=turno,
+        record={
+            "closer": "Bruno",
+            "close": "NORMALE",
+            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+        },
+    )
+    assert 'data-game="NORMALE"' in client.get(url).content.decode()
