@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from django.db.models import Count, Max, Subquery, Sum
 
+from scoring import formatting
 from scoring.models import Absence, Enrollment, Giornata, Sanction, Seat, Standing, Turno
 from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
@@ -48,6 +49,12 @@ class TitleChange:
     turno: str  # "2026-09-18 #1"
     code: str
     gained: bool
+
+    @property
+    def shown(self) -> str:
+        """The turno as a reader names it: ``18/09/2026 #1``."""
+        day, number = self.turno.split(" #")
+        return formatting.turno_label(dt.date.fromisoformat(day), int(number))
 
 
 @dataclass(frozen=True)

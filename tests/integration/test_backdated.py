@@ -164,6 +164,27 @@ def test_close_of_a_backdated_turno_shows_the_changes_and_asks(segretario_client
     assert "turno retrodatato al 7 settembre 2026" in page.lower()
 
 
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("it", "Anna perde Coppa UEFA (turno 11/09/2026 #1)"),
+        ("en", "Anna loses Coppa UEFA (turno 11/09/2026 #1)"),
+    ],
+)
+def test_close_preview_names_the_other_turni_by_their_date(
+    segretario_client, season, language, line
+):
+    """Issue #25: "flash messages with ISO dates"; the preview said "(turno 2026-09-11 #1)"."""
+    turno = _played(season)
+    r = segretario_client.post(
+        reverse("scoring:turno_close", args=[turno.pk]), {}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    html = r.content.decode()
+    change = html.split('data-title-change="Anna UEFA">', 1)[1].split("</li>", 1)[0]
+    assert change == line
+    assert "2026-09-11 #1" not in html
+
+
 def test_close_of_a_current_turno_needs_no_confirmation(segretario_client, season):
     turno = _played(season, date=dt.date(2026, 9, 25))
     r = segretario_client.post(reverse("scoring:turno_close", args=[turno.pk]), {})
