@@ -411,6 +411,9 @@ def _fill_turni(
 CHART_LEADERS = 3  # the leaders the player page's chart draws beside the member
 
 
+FEW_PLAYERS = 500  # more ids than this are not sent to the database in one IN (...)
+
+
 def player_figures_sum(
     season_id: int, player_ids: Iterable[int], seat_model, closed
 ) -> dict[int, tuple[dict, dict[str, str]]]:
@@ -421,14 +424,18 @@ def player_figures_sum(
     out: dict[int, tuple[dict, dict[str, str]]] = {
         pid: (season_figures(), {}) for pid in player_ids
     }
-    seats = seat_model.objects.filter(
-        turno__season_id=season_id, turno__status=closed, player_id__in=list(out)
-    )
+    seats = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed)
+    if len(out) <= FEW_PLAYERS:  # a close: those players' seats only
+        seats = seats.filter(player_id__in=list(out))
+    # else an import or a rescore: every closed seat of the season, the others skipped here (a
+    # roster of a million names would pass SQLite's limit of variables in one query)
     for pid, place, figures, date, lp in (
         seats.order_by()
         .values_list("player_id", "place", "extra", "turno__giornata__date", "league_points")
         .iterator(chunk_size=2000)
     ):
+        if pid not in out:
+            continue
         mine, played = out[pid]
         add_figures(mine, place, figures)
         day = date.isoformat()

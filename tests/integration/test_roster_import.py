@@ -4,6 +4,7 @@ created in batches, not one ``get_or_create`` each, for C.A.F. and the other gam
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,17 @@ pytestmark = pytest.mark.django_db
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
+def _longest_in_list(queries: list[dict]) -> int:
+    """The most values any ``IN (...)`` of these queries sends."""
+    return max(
+        (m.group(1).count(",") + 1 for q in queries for m in IN_LIST.finditer(q["sql"])),
+        default=0,
+    )
+
+
+IN_LIST = re.compile(r" IN \(([^()]*)\)")
+
+
 def _queries(sample: str, extra: int, prefix: str) -> int:
     doc = json.loads((FIXTURES / sample).read_text(encoding="utf-8"))
     doc["season"] = f"{sample} +{extra}"
@@ -25,6 +37,9 @@ def _queries(sample: str, extra: int, prefix: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
         season = season_import(data=doc, current=False)
     assert Enrollment.objects.filter(season=season).count() >= extra
+    # no query sends the whole roster in one IN (...): a million names would pass SQLite's
+    # limit of variables (250,000) and the import died with 'too many SQL variables'
+    assert _longest_in_list(ctx.captured_queries) <= 1000
     return len(ctx.captured_queries)
 
 
