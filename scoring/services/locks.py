@@ -13,7 +13,9 @@ from typing import ParamSpec, TypeVar
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from scoring import formatting
 from scoring.models import Season, Turno
 from scoring.rules.problems import Problem, RuleViolation
 
@@ -102,11 +104,17 @@ def season_require_open(season: Season | int, *, fresh: bool = False) -> None:
     if closed_at is not None:
         raise RuleViolation(
             [
-                Problem(
+                Problem.said(
                     "SEASON_CLOSED",
-                    f"la stagione {name} è chiusa (il {timezone.localtime(closed_at):%d/%m/%Y}): "
-                    "non si possono iniziare turni, registrare o correggere smazzate, riaprire "
-                    "turni né cambiarne il regolamento o gli iscritti",
+                    gettext_noop(
+                        "la stagione %(season)s è chiusa (il %(date)s): non si possono iniziare "
+                        "turni, registrare o correggere smazzate, riaprire turni né cambiarne il "
+                        "regolamento o gli iscritti"
+                    ),
+                    {
+                        "season": name,
+                        "date": formatting.date_short(timezone.localtime(closed_at).date()),
+                    },
                 )
             ]
         )

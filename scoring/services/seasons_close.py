@@ -68,10 +68,15 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
         empty="per chiudere la stagione serve una motivazione",
     )
     if season.closed_at is not None:
-        raise _fail(
-            "SEASON_ALREADY_CLOSED",
-            f"la stagione {season.name} è già chiusa "
-            f"(il {timezone.localtime(season.closed_at):%d/%m/%Y})",
+        closed = formatting.date_short(timezone.localtime(season.closed_at).date())
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "SEASON_ALREADY_CLOSED",
+                    gettext_noop("la stagione %(season)s è già chiusa (il %(date)s)"),
+                    {"season": season.name, "date": closed},
+                )
+            ]
         )
     open_turni = list(
         Turno.objects.filter(season=season, status=Turno.IN_CORSO)

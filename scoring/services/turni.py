@@ -13,7 +13,9 @@ from dataclasses import replace
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Min
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
+from scoring import formatting
 from scoring.models import (
     Enrollment,
     Giornata,
@@ -137,16 +139,33 @@ def turno_start(
         else None
     )
     if busy is not None:
-        raise _fail(
-            "PLAYER_TWICE_IN_GIORNATA",
-            f"{busy.player.name} gioca già il turno #{busy.turno.number} del {date:%d/%m/%Y}",
-            player=busy.player.name,
-            field="players",
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "PLAYER_TWICE_IN_GIORNATA",
+                    gettext_noop("%(player)s gioca già il turno #%(number)s del %(date)s"),
+                    {
+                        "player": busy.player.name,
+                        "number": busy.turno.number,
+                        "date": formatting.date_short(date),
+                    },
+                    player=busy.player.name,
+                    field="players",
+                )
+            ]
         )
     if number is None:
         number = (giornata.turni.aggregate(m=Max("number"))["m"] or 0) + 1
     elif giornata.turni.filter(number=number).exists():
-        raise _fail("TURNO_DUPLICATE", f"esiste già il turno #{number} del {date:%d/%m/%Y}")
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "TURNO_DUPLICATE",
+                    gettext_noop("esiste già il turno #%(number)s del %(date)s"),
+                    {"number": number, "date": formatting.date_short(date)},
+                )
+            ]
+        )
     turno = Turno.objects.create(
         season=season,
         giornata=giornata,

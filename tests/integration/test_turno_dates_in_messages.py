@@ -7,9 +7,9 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
-from scoring.models import Player
+from scoring.models import Player, Season
 from scoring.problem_text import localized
 from scoring.rules.problems import RuleViolation
 from scoring.services.games import game_turno_reopen
@@ -92,3 +92,49 @@ def test_closing_a_season_names_the_turni_in_progress_by_their_date(db, language
         "SEASON_TURNO_IN_PROGRESS",
         expected,
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("it", "esiste già il turno #1 del 20/11/2026"),
+        ("en", "turno #1 of 20/11/2026 already exists"),
+    ],
+)
+def test_a_second_turno_with_the_same_number_is_refused_in_the_readers_language(
+    db, language, expected
+):
+    season = season_create(name="2026-27")
+    turno_start(season=season, date=DAY, players=FOUR, first_dealer="Anna", number=1)
+    others = ["Elena", "Franco", "Gino", "Ida"]
+    start = lambda: turno_start(  # noqa: E731
+        season=season, date=DAY, players=others, first_dealer="Elena", number=1
+    )
+    assert _said(start, language) == ("TURNO_DUPLICATE", expected)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "it",
+            "la stagione 2026-27 è chiusa (il 21/11/2026): non si possono iniziare turni, "
+            "registrare o correggere smazzate, riaprire turni né cambiarne il regolamento o gli "
+            "iscritti",
+        ),
+        (
+            "en",
+            "season 2026-27 is closed (on 21/11/2026): no turno can be started, no smazzata "
+            "recorded or corrected, no turno reopened, nor its rules or members changed",
+        ),
+    ],
+)
+def test_a_closed_season_says_when_in_the_readers_language(db, language, expected):
+    season = season_create(name="2026-27")
+    closed = timezone.make_aware(dt.datetime(2026, 11, 21, 12, 0))
+    Season.objects.filter(pk=season.pk).update(closed_at=closed)
+    season.refresh_from_db()
+    start = lambda: turno_start(  # noqa: E731
+        season=season, date=DAY, players=FOUR, first_dealer="Anna"
+    )
+    assert _said(start, language) == ("SEASON_CLOSED", expected)
