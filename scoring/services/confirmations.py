@@ -63,6 +63,11 @@ def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
     return RuleViolation([Problem(code, message, **kw)])
 
 
+def _said(code: str, template: str, **params: Any) -> RuleViolation:
+    """A problem of the PIN field, said in the reader's language."""
+    return RuleViolation([Problem.said(code, template, params, field="pin")])
+
+
 def _user(user: Any) -> Any:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
@@ -452,23 +457,26 @@ def verbale_confirm_at_table(
         _closed_turno_with_player(t, player)
     outcome = _pin_verify(t, player, pin, user)
     if outcome == "none":
-        raise _fail(
+        raise _said(
             "PIN_MISSING",
-            f"{player.name} non ha ancora un PIN: lo imposta dal proprio profilo",
-            field="pin",
+            gettext_noop("%(player)s non ha ancora un PIN: lo imposta dal proprio profilo"),
+            player=player.name,
         )
     if outcome == "locked":
         until = PlayerPin.objects.get(player=player).locked_until
-        raise _fail(
+        raise _said(
             "PIN_LOCKED",
-            f"troppi PIN errati per {player.name}: riprovare dopo le "
-            f"{timezone.localtime(until):%H:%M}",
-            field="pin",
+            gettext_noop("troppi PIN errati per %(player)s: riprovare dopo le %(time)s"),
+            player=player.name,
+            time=f"{timezone.localtime(until):%H:%M}",
         )
     if outcome == "wrong":
         left = PIN_MAX_TRIES - PlayerPin.objects.get(player=player).failed_attempts
-        raise _fail(
-            "PIN_WRONG", f"PIN errato per {player.name} (ancora {left} tentativi)", field="pin"
+        raise _said(
+            "PIN_WRONG",
+            gettext_noop("PIN errato per %(player)s (ancora %(left)s tentativi)"),
+            player=player.name,
+            left=left,
         )
     via = VerbaleConfirmation.PIN
     if contest:

@@ -142,7 +142,7 @@ def at_table(request: HttpRequest, pk: int) -> HttpResponse:
                 )
             except RuleViolation as exc:
                 for p in exc.problems:
-                    form.add_error("pin" if p.field == "pin" else None, p.message)
+                    form.add_error("pin" if p.field == "pin" else None, localized(p).message)
             else:
                 messages.success(
                     request,
@@ -234,7 +234,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             pin_set(player=player, pin=pin_form.cleaned_data["pin"])
         except RuleViolation as exc:
             for p in exc.problems:
-                pin_form.add_error("pin", p.message)
+                pin_form.add_error("pin", localized(p).message)
         else:
             messages.success(request, _("PIN salvato."))
             return redirect("scoring:profile")

@@ -268,6 +268,11 @@ def test_pin_wrong_then_locked_after_five_tries(seg, members, turno):
     # locked: even the right PIN is refused
     right = seg.post(url, {"player": carla, "pin": "4821", "verdict": "conferma"})
     assert right.status_code == 422 and "troppi PIN errati" in right.content.decode()
+    english = seg.post(
+        url, {"player": carla, "pin": "4821", "verdict": "conferma"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    until = f"{timezone.localtime(pin.locked_until):%H:%M}"
+    assert f"too many wrong PINs for Carla: try again after {until}" in english.content.decode()
     assert not VerbaleConfirmation.objects.exists()
     # 15 minutes later the right PIN works
     PlayerPin.objects.filter(player_id=carla).update(
