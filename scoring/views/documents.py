@@ -141,7 +141,7 @@ def classifica_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     name = f"{classifica_basename(season.name)}.csv"
     if season.is_generic:  # the game's own columns
         c = game_classifica(season)
-        header = [_("Pos."), _("Giocatore"), *(label for _key, label in c.columns)]
+        header = [_("Pos."), _("Giocatore"), *(_(label) for _key, label in c.columns)]
         content = rows_csv([header, *([r.place, r.player, *r.values] for r in c.rows)])
         return _document(content, CSV, name, inline=False)
     order = {code: i for i, code in enumerate(season.ruleset.series_codes())}
