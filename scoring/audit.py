@@ -8,10 +8,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.exceptions import FieldDoesNotExist
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from scoring.models import Penalita, Result, Sanction, Smazzata, Turno, TurnoEvent
 from scoring.records import record_names
 
-ACTIONS = {"+": "creazione", "~": "modifica", "-": "eliminazione"}
+ACTIONS = {
+    "+": gettext_lazy("creazione"),
+    "~": gettext_lazy("modifica"),
+    "-": gettext_lazy("eliminazione"),
+}
+RESULT_ACTIONS = {
+    "+": gettext_lazy("creazione risultato"),
+    "~": gettext_lazy("modifica risultato"),
+    "-": gettext_lazy("eliminazione risultato"),
+}
 IGNORED_FIELDS = {"recorded_at", "history_date"}
 
 
@@ -26,7 +39,25 @@ class AuditEntry:
 
 def _user(obj) -> str:
     u = getattr(obj, "history_user", None) or getattr(obj, "user", None)
-    return u.get_username() if u is not None else "sistema"
+    return u.get_username() if u is not None else _("sistema")
+
+
+def _label(record, name: str) -> str:
+    """A changed field as the forms label it, its value as the pages print it."""
+    try:
+        return str(type(record.instance)._meta.get_field(name).verbose_name)
+    except FieldDoesNotExist:
+        return name
+
+
+def _value(record, name: str, value: Any) -> Any:
+    if value is None:
+        return "—"
+    try:
+        field = type(record.instance)._meta.get_field(name)
+    except FieldDoesNotExist:
+        return value
+    return dict(field.flatchoices).get(value, value) if field.choices else value
 
 
 def _changes(record, shown: Callable[[str, Any], Any] | None = None) -> str:
@@ -34,9 +65,9 @@ def _changes(record, shown: Callable[[str, Any], Any] | None = None) -> str:
     if prev is None:
         return ""
     delta = record.diff_against(prev)
-    show = shown or (lambda _field, value: value)
+    show = shown or (lambda field, value: _value(record, field, value))
     parts = [
-        f"{c.field}: {show(c.field, c.old)!s} → {show(c.field, c.new)!s}"
+        f"{_label(record, c.field)}: {show(c.field, c.old)!s} → {show(c.field, c.new)!s}"
         for c in delta.changes
         if c.field not in IGNORED_FIELDS
     ]
@@ -47,11 +78,15 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     """Who did what to a turno and when, oldest first (bounded number of queries)."""
     entries: list[AuditEntry] = []
     for h in Turno.history.filter(id=turno.pk).select_related("history_user"):
-        detail = _changes(h) if h.history_type == "~" else f"stato {h.status}"
+        detail = (
+            _changes(h)
+            if h.history_type == "~"
+            else _("stato %(status)s") % {"status": _value(h, "status", h.status)}
+        )
         if h.history_type == "~" and not detail:
             continue
         entries.append(
-            AuditEntry(h.history_date, _user(h), "turno", ACTIONS[h.history_type], detail)
+            AuditEntry(h.history_date, _user(h), "turno", str(ACTIONS[h.history_type]), detail)
         )
     sm_hist = list(Smazzata.history.filter(turno_id=turno.pk).select_related("history_user"))
     seated = list(turno.seats.values_list("player_id", "position", "player__name"))
@@ -60,16 +95,25 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     system = turno.season.system
 
     def shown(field: str, value: Any) -> Any:  # a record names players by seat: show names
-        return record_names(system, value, by_seat) if field == "record" and value else value
+        if field == "record" and value:
+            return record_names(system, value, by_seat)
+        return _value(h, field, value)
 
     numbers = {h.id: h.number for h in sm_hist}
     for h in sm_hist:
-        detail = f"{h.game}, chiamante {names.get(h.caller_id, h.caller_id)}"
+        detail = _("%(game)s, chiamante %(caller)s") % {
+            "game": h.game,
+            "caller": names.get(h.caller_id, h.caller_id),
+        }
         if h.history_type == "~":
             detail = _changes(h, shown) or detail
         entries.append(
             AuditEntry(
-                h.history_date, _user(h), f"smazzata {h.number}", ACTIONS[h.history_type], detail
+                h.history_date,
+                _user(h),
+                _("smazzata %(number)s") % {"number": h.number},
+                str(ACTIONS[h.history_type]),
+                detail,
             )
         )
     for h in Result.history.filter(smazzata_id__in=list(numbers)).select_related("history_user"):
@@ -80,8 +124,8 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
             AuditEntry(
                 h.history_date,
                 _user(h),
-                f"smazzata {numbers.get(h.smazzata_id, '?')}",
-                ACTIONS[h.history_type] + " risultato",
+                _("smazzata %(number)s") % {"number": numbers.get(h.smazzata_id, "?")},
+                str(RESULT_ACTIONS[h.history_type]),
                 detail,
             )
         )
@@ -90,7 +134,9 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
             f"{names.get(h.player_id, h.player_id)} {h.points:+d} (art. {h.article}) {h.reason}"
         )
         entries.append(
-            AuditEntry(h.history_date, _user(h), "penalità", ACTIONS[h.history_type], detail)
+            AuditEntry(
+                h.history_date, _user(h), _("penalità"), str(ACTIONS[h.history_type]), detail
+            )
         )
     for h in Sanction.history.filter(turno_id=turno.pk).select_related("history_user"):
         detail = f"{names.get(h.player_id, h.player_id)}: {h.reason}"
@@ -98,8 +144,8 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
             AuditEntry(
                 h.history_date,
                 _user(h),
-                "retrocessione per contatore",
-                ACTIONS[h.history_type],
+                _("retrocessione per contatore"),
+                str(ACTIONS[h.history_type]),
                 detail,
             )
         )

@@ -141,6 +141,18 @@ def _text(client, season: Season, page: str) -> str:
             rows = csv.reader(io.StringIO(r.content.decode("utf-8-sig")))
             texts.append(" ".join(" ".join(row) for row in rows))
         return " ".join(texts)
+    if page == "recorded":  # a good deal by htmx: the next form and the message
+        from tests.integration.test_live_every_game import _first_deal
+
+        r = client.post(
+            reverse("scoring:turno_smazzata", args=[open_.pk]), _first_deal(open_), **HTMX
+        )
+        assert r.status_code == 200 and "data-error-summary" not in r.content.decode()
+        return shown(r.content.decode())
+    if page == "turno-new-rejected":  # the form posted empty: its error messages
+        r = client.post(reverse("scoring:turno_new"), {"season": season.pk})
+        assert r.status_code in (200, 422)
+        return shown(r.content.decode())
     if page == "rejected":
         r = client.post(
             reverse("scoring:turno_smazzata", args=[open_.pk]),
@@ -158,6 +170,8 @@ def _text(client, season: Season, page: str) -> str:
         "closed-live": reverse("scoring:turno_live", args=[closed.pk]),
         "turno-new": reverse("scoring:turno_new"),
         "dashboard": reverse("scoring:segreteria"),
+        "turni": reverse("scoring:turni") + f"?stagione={season.pk}",
+        "history": reverse("scoring:turno_history", args=[closed.pk]),
     }[page]
     r = client.get(url)
     assert r.status_code == 200, url
@@ -171,8 +185,12 @@ PAGES = [
     "verbale",
     "live",
     "rejected",
+    "recorded",
     "closed-live",
     "turno-new",
+    "turno-new-rejected",
+    "turni",
+    "history",
     "dashboard",
     "csv",
     "xlsx",
