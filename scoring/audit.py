@@ -12,6 +12,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring import formatting
 from scoring.models import Penalita, Result, Sanction, Smazzata, Turno, TurnoEvent
 from scoring.records import record_names
 
@@ -93,6 +94,7 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     names = {pk: name for pk, _, name in seated}
     by_seat = {position: name for _, position, name in seated}
     system = turno.season.system
+    generic = turno.season.is_generic  # a game of its own system, not C.A.F.
 
     def shown(field: str, value: Any) -> Any:  # a record names players by seat: show names
         if field == "record" and value:
@@ -101,10 +103,14 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
 
     numbers = {h.id: h.number for h in sm_hist}
     for h in sm_hist:
-        detail = _("%(game)s, chiamante %(caller)s") % {
-            "game": h.game,
-            "caller": names.get(h.caller_id, h.caller_id),
-        }
+        game = _(system.game_name(h.game)) if generic else formatting.game_label(h.game)
+        caller = names.get(h.caller_id, h.caller_id)
+        if h.caller_id is None:
+            detail = game
+        elif generic:  # the chooser, declarer or closer of the deal
+            detail = f"{game}, {caller}"
+        else:
+            detail = _("%(game)s, chiamante %(caller)s") % {"game": game, "caller": caller}
         if h.history_type == "~":
             detail = _changes(h, shown) or detail
         entries.append(

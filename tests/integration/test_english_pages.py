@@ -45,7 +45,8 @@ ITALIAN = {
     "partita", "partite", "nuovo", "nuova", "elimina", "salva", "torna", "tavolo",
     "risultato", "risultati", "totale", "vinto", "vinta", "perso", "persa", "pari", "chiamata",
     "giorno", "riapri", "chiudi", "inizia", "iniziato", "posizione", "presenze", "vinte", "perse",
-    "vittorie", "liste",
+    "vittorie", "liste", "sistema", "creazione", "modifica", "eliminazione", "stato", "passato",
+    "normale",
     "squadra", "socio", "soci", "cerca", "indietro", "avanti", "pagina", "note", "motivo",
 }  # fmt: skip
 # Kept as they are (docs/glossary.md) though they hold an Italian function word; and the data's
