@@ -238,8 +238,10 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
     other = next(p for p in full["players"] if p != record["declarer"])
     game_smazzata_correct(turno=turno, number=number, record={**record, "declarer": other})
     (entry,) = [
-        e for e in turno_history(turno) if e.what == f"smazzata {number}" and "record" in e.detail
-    ]
+        e
+        for e in turno_history(turno)
+        if e.what == f"smazzata {number}" and e.detail.startswith("registrazione: ")
+    ]  # the changed field by its label (the model's verbose name), not its key
     assert f"'declarer': '{record['declarer']}'" in entry.detail
     assert f"'declarer': '{other}'" in entry.detail
 
