@@ -68,7 +68,7 @@ ITALIAN |= _catalogue_only() - {"circolo", "tavolo", "fare", "cuori", "mani", "u
 # Kept as they are (docs/glossary.md) though they hold an Italian function word; and the data's
 # own names: the tables the segretario names ("Tavolo 1"), the club's name.
 KEPT = re.compile(
-    r"Verbale di Turno|Coppa dei Campioni|Tavolo \d+|Circolo del King C\.A\.F\. — Lucca"
+    r"Verbale di Turno|Copp[ae] dei Campioni|Tavolo \d+|Circolo del King C\.A\.F\. — Lucca"
 )
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
@@ -147,6 +147,15 @@ def _text(client, season: Season, page: str) -> str:
             if c.value is not None
         ]
         return " ".join([*book.sheetnames, *cells])
+    if page == "classifica-xlsx":
+        from openpyxl import load_workbook
+
+        r = client.get(reverse("scoring:classifica_xlsx", args=[season.pk]))
+        assert r.status_code == 200
+        body = b"".join(r.streaming_content) if r.streaming else r.content
+        book = load_workbook(io.BytesIO(body))
+        cells = [str(c.value) for ws in book.worksheets for row in ws.iter_rows() for c in row]
+        return " ".join([*book.sheetnames, *(c for c in cells if c != "None")])
     if page == "csv":
         texts = []
         for url in (
@@ -189,6 +198,11 @@ def _text(client, season: Season, page: str) -> str:
         "dashboard": reverse("scoring:segreteria"),
         "turni": reverse("scoring:turni") + f"?stagione={season.pk}",
         "history": reverse("scoring:turno_history", args=[closed.pk]),
+        "albo": reverse("scoring:albo"),
+        "players": reverse("scoring:players") + f"?stagione={season.pk}",
+        "player-history": reverse("scoring:player_history", args=[player.pk]),
+        "serie": reverse("scoring:serie") + f"?stagione={season.pk}",
+        "season-new": reverse("scoring:season_new") + f"?gioco={season.ruleset_code}",
     }[page]
     r = client.get(url)
     assert r.status_code == 200, url
@@ -211,6 +225,12 @@ PAGES = [
     "dashboard",
     "csv",
     "xlsx",
+    "classifica-xlsx",
+    "albo",
+    "players",
+    "player-history",
+    "serie",
+    "season-new",
 ]
 # the cases still printing Italian: {(code, page): "the words found"}
 KNOWN: dict[tuple[str, str], str] = {}
