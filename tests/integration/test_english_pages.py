@@ -175,6 +175,14 @@ def _text(client, season: Season, page: str) -> str:
         )
         assert r.status_code == 200 and "data-error-summary" not in r.content.decode()
         return shown(r.content.decode())
+    if page == "penalita":  # a penalità posted: the message, or the form's errors (422)
+        r = client.post(
+            reverse("scoring:turno_penalita_add", args=[open_.pk]),
+            {"pen-player": "Anna", "pen-points": "-1", "pen-article": "16", "pen-reason": "x"},
+            follow=True,
+        )
+        assert r.status_code in (200, 422)
+        return shown(r.content.decode())
     if page == "turno-new-rejected":  # the form posted empty: its error messages
         r = client.post(reverse("scoring:turno_new"), {"season": season.pk})
         assert r.status_code in (200, 422)
@@ -217,6 +225,7 @@ PAGES = [
     "live",
     "rejected",
     "recorded",
+    "penalita",
     "closed-live",
     "turno-new",
     "turno-new-rejected",
