@@ -54,7 +54,9 @@ def pytest_collection_modifyitems(config, items):
 # over ten, about a quiet machine's; docs/testing.md says how); the others estimated by folder.
 MODULE_SECONDS: dict[str, float] = {
     "tests/unit/test_benchmarks_documents_smoke.py": 29,
-    "tests/e2e/test_accessibility.py": 27,
+    "tests/e2e/test_accessibility.py": 65,
+    "tests/e2e/test_accessibility_phone.py": 65,
+    "tests/e2e/test_accessibility_live.py": 52,
     "tests/integration/test_documents.py": 26,
     "tests/property/test_hostile_forms.py": 23,
     "tests/integration/test_ledger.py": 21,

@@ -389,27 +389,34 @@ def _audit(page, label: str) -> list[str]:
     return found
 
 
-def test_every_page_of_every_game_passes_axe(browser, live_server, club, shot):
+def audit_every_page(browser, live_server, club: Club, shot, viewport: str) -> None:
+    """Every page of every game at one screen size, as every account sees it."""
+    width, height = VIEWPORTS[viewport]
     pages = [p for part in PAGES for p in part(club)]
     assert {p.who for p in pages} == set(ACCOUNTS)
     base = live_server.url
     problems: list[str] = []
-    for viewport, (width, height) in VIEWPORTS.items():
-        # bypass_csp: the page's policy (script-src 'self') would refuse the injected axe
-        context = browser.new_context(
-            locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
-        )
-        page = context.new_page()
-        for who, account in ACCOUNTS.items():
-            context.clear_cookies()
-            if account is not None:
-                _login(page, base, *account)
-            for audited in (p for p in pages if p.who == who):
-                response = page.goto(base + audited.url)
-                assert response.status == 200, (audited.label, response.status)
-                if audited.then is not None:
-                    audited.then(page)
-                problems += _audit(page, f"{audited.label} [{viewport}] {audited.url}")
-        shot(page, f"last-{viewport}")
-        context.close()
+    # bypass_csp: the page's policy (script-src 'self') would refuse the injected axe
+    context = browser.new_context(
+        locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
+    )
+    page = context.new_page()
+    for who, account in ACCOUNTS.items():
+        context.clear_cookies()
+        if account is not None:
+            _login(page, base, *account)
+        for audited in (p for p in pages if p.who == who):
+            response = page.goto(base + audited.url)
+            assert response.status == 200, (audited.label, response.status)
+            if audited.then is not None:
+                audited.then(page)
+            problems += _audit(page, f"{audited.label} [{viewport}] {audited.url}")
+    shot(page, f"last-{viewport}")
+    context.close()
     assert not problems, "\n".join(problems)
+
+
+# the phone size is tests/e2e/test_accessibility_phone.py: a module of its own, so that the two
+# sizes (a minute or two each) run on two workers
+def test_every_page_of_every_game_passes_axe(browser, live_server, club, shot):
+    audit_every_page(browser, live_server, club, shot, "desktop")
