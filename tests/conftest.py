@@ -232,6 +232,35 @@ def kept_for_the_scope(django_db_blocker) -> Iterator[None]:
             atomic.__exit__(None, None, None)
 
 
+@pytest.fixture
+def sequences_high_water(db) -> Iterator[None]:
+    """For a test that restores a backup over data kept for its module: on PostgreSQL the
+    restore sets each table's sequence to its own rows (``setval`` is not undone by the test's
+    rollback), the kept rows come back with the rollback, and the next insert of the module
+    would take an id they hold. Each sequence is put back to at least where it stood."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        yield
+        return
+
+    def marks() -> dict[str, int]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename), last_value"
+                " FROM pg_sequences WHERE schemaname = current_schema()"
+            )
+            return {name: value for name, value in cursor.fetchall() if value is not None}
+
+    before = marks()
+    yield
+    after = marks()
+    with connection.cursor() as cursor:
+        for name, value in before.items():
+            if after.get(name, 0) < value:
+                cursor.execute("SELECT setval(%s, %s)", [name, value])
+
+
 # the data kept for the scopes now open (innermost last): whether the ledger check found the
 # kept data equal to its replay after a test that wrote nothing (_ledger_replays)
 _KEPT: list[dict[str, bool]] = []

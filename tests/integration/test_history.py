@@ -555,7 +555,9 @@ def test_the_admin_keeps_a_closed_season_frozen(client, admin_user, make_season,
     assert not Enrollment.objects.filter(season=season, player=newcomer).exists()
 
 
-def test_a_backup_restores_the_closed_season_and_the_carried_series(two_seasons, tmp_path):
+def test_a_backup_restores_the_closed_season_and_the_carried_series(
+    two_seasons, tmp_path, sequences_high_water
+):
     import io
 
     from django.core.management import call_command
