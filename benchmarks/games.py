@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchmarks.report import write_section
 from benchmarks.worker import fresh_database
 
 SQLITE_PATH = "/tmp/kingbench_games.sqlite3"
@@ -188,13 +189,8 @@ def render(results: dict[str, Any]) -> str:
 
 
 def write_doc(doc: Path, section: str) -> None:
-    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END) + 1 :]
-    else:
-        title, _, rest = text.partition("\n")
-        text = f"{title}\n\n{section}\n{rest.lstrip()}"
-    doc.write_text(text)
+    """Put ``section`` between this benchmark's markers of ``doc``."""
+    write_section(doc, section, START, END)
 
 
 def main(argv: list[str] | None = None) -> int:

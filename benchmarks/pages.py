@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.data import DEFAULT_DATA_DIR, generate_season, player_names
+from benchmarks.report import write_section
 from benchmarks.worker import FLOOR_SQL, fresh_database
 
 SQLITE_PATH = "/tmp/kingbench_pages.sqlite3"
@@ -278,14 +279,8 @@ def render(results: dict[str, Any], command: str) -> str:
 
 
 def write_doc(doc: Path, section: str) -> None:
-    """Put ``section`` between the markers of ``doc`` (at the top the first time)."""
-    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END) + 1 :]
-    else:
-        title, _, rest = text.partition("\n")
-        text = f"{title}\n\n{section}\n{rest.lstrip()}"
-    doc.write_text(text)
+    """Put ``section`` between this benchmark's markers of ``doc``."""
+    write_section(doc, section, START, END)
 
 
 def main(argv: list[str] | None = None) -> int:

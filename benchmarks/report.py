@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from benchmarks.data import ATTENDANCE, PLAYERS, SEASON_TURNI, TABLE_SIZES
@@ -346,6 +347,18 @@ def render(meta: dict[str, Any], runs: dict[tuple[int, str], dict], notes: str =
     if notes:
         out += [notes.strip(), ""]
     return "\n".join(out)
+
+
+def write_section(doc: Path, section: str, start: str, end: str) -> None:
+    """Put ``section`` (which begins with ``start`` and ends with ``end``) between those markers
+    of ``doc``, or after its title the first time: each benchmark keeps its own section."""
+    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
+    if start in text and end in text:
+        text = text[: text.index(start)] + section + text[text.index(end) + len(end) + 1 :]
+    else:
+        title, _, rest = text.partition("\n")
+        text = f"{title}\n\n{section}\n{rest.lstrip()}"
+    doc.write_text(text)
 
 
 def today() -> str:

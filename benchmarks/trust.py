@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.report import write_section
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 GAMES = {
@@ -184,14 +186,8 @@ def render(results: dict) -> str:
 
 
 def write_doc(doc: Path, section: str) -> None:
-    """Put ``section`` between the markers of ``doc`` (after the title the first time)."""
-    text = doc.read_text() if doc.exists() else "# Benchmarks\n"
-    if START in text and END in text:
-        text = text[: text.index(START)] + section + text[text.index(END) + len(END) + 1 :]
-    else:
-        title, _, rest = text.partition("\n")
-        text = f"{title}\n\n{section}\n{rest.lstrip()}"
-    doc.write_text(text)
+    """Put ``section`` between this benchmark's markers of ``doc``."""
+    write_section(doc, section, START, END)
 
 
 def main() -> None:
