@@ -632,6 +632,9 @@ def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> Ht
 @require_POST
 def game_penalita(request: HttpRequest, pk: int) -> HttpResponse:
     turno = _turno(pk)
+    if not takes_penalties(turno.season.system):
+        # no penalità in this game's rules (Ramino): the screen offers no such form
+        raise Http404("questo gioco non prevede penalità")
     form = PenalitaForm(request.POST, players=[s.player.name for s in turno.seats.all()])
     if not form.is_valid():
         return _render(request, turno, penalty_form=form, status=422)

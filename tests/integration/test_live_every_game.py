@@ -200,3 +200,17 @@ def test_every_game_is_served_at_the_same_addresses(segretario_client, code):
     gone = segretario_client.post(reverse("scoring:turno_delete", args=[turno.pk]))
     assert gone.status_code == 302 and gone["Location"] == reverse("scoring:segreteria")
     assert not type(turno).objects.filter(pk=turno.pk).exists()
+
+
+@pytest.mark.parametrize("code", sorted(DEALS))
+def test_a_penalita_is_recorded_only_where_the_rules_have_penalties(segretario_client, code):
+    """A game without penalità (Ramino) has no such action: 404, not a 422 with a form its
+    screen does not show (and so no message)."""
+    turno = _turno(code)
+    takes = turno.season.system.takes_penalties
+    r = segretario_client.post(
+        reverse("scoring:turno_penalita_add", args=[turno.pk]),
+        {"pen-player": turno.seats.first().player.name, "pen-points": "-1", "pen-article": "16"},
+    )
+    assert (r.status_code != 404) is takes, (code, r.status_code)
+    assert turno.penalita.exists() is (takes and r.status_code == 302)

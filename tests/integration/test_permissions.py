@@ -306,8 +306,9 @@ TABLE: dict[str, tuple[Check, ...]] = {
     "scoring:turno_penalita_add": (
         P(segreteria(OK), unchanged=True, pk="open_turno"),
         P(segreteria(OK), unchanged=True, pk="closed_turno"),
-        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # Ramino has no penalità
-        P(segreteria(INVALID), unchanged=True, pk="game_closed"),
+        # Ramino has no penalità: no such action for its turni
+        P(segreteria(MISSING), unchanged=True, pk="game_open"),
+        P(segreteria(MISSING), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
         G(segreteria(NOT_ALLOWED), pk="game_open"),
