@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..problems import Said, gettext_noop
-from .contracts import MODE_NAMES, NAMES
+from .contracts import MODE_NAMES
 from .records import (
     Checked,
     Checker,
@@ -70,14 +70,7 @@ class Internazionale:
         if game is None:
             return Checked(None, slot.chooser, None, c.problems)
         if game != slot.games[0]:
-            c.add(
-                "GAME_ORDER",
-                gettext_noop("Contratto: la smazzata %(n)s è %(expected)s, non %(game)s."),
-                fld="game",
-                n=slot.number,
-                expected=Said(NAMES[slot.games[0]]),
-                game=Said(NAMES.get(game, game)),
-            )
+            c.out_of_order(slot, game)
         if game != "ASTA":
             c.keys(raw, (), game)
             counts = c.result(rules, players, game, raw)

@@ -97,14 +97,7 @@ class LeKing:
             return Checked(None, slot.chooser, None, c.problems)
         free = rules["order"] == "FREE"
         if not free and game != slot.games[0]:
-            c.add(
-                "GAME_ORDER",
-                gettext_noop("Contratto: la smazzata %(n)s è %(expected)s, non %(game)s."),
-                fld="game",
-                n=slot.number,
-                expected=Said(NAMES[slot.games[0]]),
-                game=Said(NAMES.get(game, game)),
-            )
+            c.out_of_order(slot, game)
         if free and game not in slot.games:
             c.add(
                 "GAME_REPEATED",

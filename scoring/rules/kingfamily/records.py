@@ -134,6 +134,18 @@ class Checker:
             Problem.said(code, message, params or None, smazzata=self.number, player=who, field=fld)
         )
 
+    def out_of_order(self, slot: Slot, game: str) -> None:
+        """The contract played is not the one the order fixes for this smazzata (the first of
+        the slot's games)."""
+        self.add(
+            "GAME_ORDER",
+            gettext_noop("Contratto: la smazzata %(n)s è %(expected)s, non %(game)s."),
+            fld="game",
+            n=slot.number,
+            expected=Said(NAMES[slot.games[0]]),
+            game=Said(NAMES.get(game, game)),
+        )
+
     def game(self, raw: Any, codes: Sequence[str]) -> str | None:
         """The recorded contract, or None (FIELD_TYPE / GAME_UNKNOWN reported)."""
         if not isinstance(raw, Mapping):
