@@ -14,8 +14,9 @@ for a serialization failure or a deadlock; on bad input nothing is stored and
 :class:`~scoring.rules.RuleViolation` is raised with one :class:`~scoring.rules.Problem` per
 problem, in Italian, naming the field (``problem.field``) as the form labels it.
 
-Which ledger keeps a season (C.A.F.'s own tables or the generic one) is decided here, once
-(:func:`_caf_ledger`), until C.A.F. moves onto the generic ledger: callers never branch on it.
+What the ledger keeps of a season (C.A.F.'s counts and giornate, or the other games' records) is
+the season's game system's to declare: each call here is one call of the season's
+:class:`~scoring.services.recording.Ledger`, and never asks which game it holds.
 """
 
 from __future__ import annotations
@@ -26,15 +27,14 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Standing, Turno
-from scoring.rules.caf.interchange import two
+from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Turno
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import DEFAULT_SYSTEM
 from scoring.rules.text import user_text
-from scoring.services import games as _games
 from scoring.services import season as _season
 from scoring.services import turni as _turni
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
+from scoring.services.recording import ledger_of
 
 __all__ = [
     "member_enroll",
@@ -78,37 +78,6 @@ def _turno_of(turno: Turno | int) -> Turno:
 def _is_key(value: object) -> bool:
     """A primary key as a program passes it: a positive int within the databases' range."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
-
-
-def _caf_ledger(season: Season) -> bool:
-    """Is the season kept by C.A.F.'s own tables (counts, series, titles)? The one place that
-    asks, until C.A.F. is kept by the generic ledger like every other game."""
-    return not season.is_generic
-
-
-def _caf_deal(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A C.A.F. record (``{"game", "caller", "trump"?, "result"}``) as the service's arguments;
-    a clear problem for each missing or mistyped key."""
-    if not isinstance(record, Mapping):
-        raise _problem("RECORD", "la smazzata deve essere un oggetto JSON", field="record")
-    problems = []
-    game, caller, result = record.get("game"), record.get("caller"), record.get("result")
-    if not isinstance(game, str) or not game:
-        problems.append(Problem("GAME_MISSING", "scegliere il gioco", field="game"))
-    if not isinstance(caller, str) or not caller:
-        problems.append(Problem("CALLER_MISSING", "indicare chi chiama il gioco", field="caller"))
-    if not isinstance(result, Mapping):
-        problems.append(
-            Problem(
-                "RESULT_MISSING", "servono le prese (o le carte) di ogni giocatore", field="result"
-            )
-        )
-    trump = record.get("trump")
-    if trump is not None and not isinstance(trump, str):
-        problems.append(Problem("TRUMP_TYPE", "la briscola va indicata con il seme", field="trump"))
-    if problems:
-        raise RuleViolation(problems)
-    return {"game": game, "caller": caller, "counts": dict(result), "trump": trump}
 
 
 # -- seasons and members ----------------------------------------------------------------------
@@ -185,9 +154,9 @@ def smazzata_record(
     if another segretario recorded it first, nothing is stored and the problem says so)."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    if _caf_ledger(turno.season):
-        return _turni.smazzata_record(turno=turno, number=number, user=user, **_caf_deal(record))
-    return _games.game_smazzata_record(turno=turno, record=record, number=number, user=user)
+    return ledger_of(turno.season).smazzata_record(
+        turno=turno, record=record, number=number, user=user
+    )
 
 
 @retry_once
@@ -199,9 +168,9 @@ def smazzata_correct(
     and if one becomes illegal nothing is stored."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    if _caf_ledger(turno.season):
-        return _turni.smazzata_correct(turno=turno, number=number, user=user, **_caf_deal(record))
-    return _games.game_smazzata_correct(turno=turno, number=number, record=record, user=user)
+    return ledger_of(turno.season).smazzata_correct(
+        turno=turno, number=number, record=record, user=user
+    )
 
 
 @retry_once
@@ -210,9 +179,7 @@ def smazzata_undo(*, turno: Turno | int, user: Any = None) -> int:
     """Delete the last deal of an open turno; returns its number."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    if _caf_ledger(turno.season):
-        return _turni.smazzata_undo(turno=turno, user=user)
-    return _games.game_smazzata_undo(turno=turno, user=user)
+    return ledger_of(turno.season).smazzata_undo(turno=turno, user=user)
 
 
 @retry_once
@@ -234,11 +201,7 @@ def penalita_add(
             "PENALITA_POINTS", "i punti della penalità vanno scritti in cifre", field="points"
         )
     season_lock_of_turno(turno)
-    if _caf_ledger(turno.season):
-        return _turni.penalita_add(
-            turno=turno, player=player, points=points, article=article, reason=reason, user=user
-        )
-    return _games.game_penalita_add(
+    return ledger_of(turno.season).penalita_add(
         turno=turno, player=player, points=points, article=article, reason=reason, user=user
     )
 
@@ -253,9 +216,7 @@ def turno_close(
     the one recorded before a reopen."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    if _caf_ledger(turno.season):
-        return _turni.turno_close(turno=turno, tiebreak=tiebreak, user=user)
-    return _games.game_turno_close(turno=turno, tiebreak=tiebreak, user=user)
+    return ledger_of(turno.season).turno_close(turno=turno, tiebreak=tiebreak, user=user)
 
 
 @retry_once
@@ -273,9 +234,7 @@ def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
         code="REOPEN_REASON",
         empty="per riaprire un turno chiuso serve una motivazione",
     )
-    if _caf_ledger(turno.season):
-        return _turni.turno_reopen(turno=turno, reason=reason, user=user)
-    return _games.game_turno_reopen(turno=turno, reason=reason, user=user)
+    return ledger_of(turno.season).turno_reopen(turno=turno, reason=reason, user=user)
 
 
 @retry_once
@@ -297,21 +256,4 @@ def season_standing(*, season: Season | int) -> list[dict[str, Any]]:
     two decimals, ``series``, ``turni``, ``absences``, ``scudetti``; the other games: their
     system's standing columns)."""
     season = _season_of(season)
-    rows = Standing.objects.filter(season=season).select_related("player")
-    if _caf_ledger(season):
-        rows = rows.order_by("place", "-scudetti", "player__name")
-        return [
-            {
-                "place": st.place,
-                "player": st.player.name,
-                "league_points": two(st.score),
-                "series": st.series,
-                "turni": st.turni,
-                "absences": st.absences,
-                "scudetti": st.scudetti,
-            }
-            for st in rows
-        ]
-    # tied rows in the order the system ranked them (the refresh writes them in that order)
-    rows = rows.order_by("place", "pk")
-    return [{"place": st.place, "player": st.player.name, **st.extra} for st in rows]
+    return ledger_of(season).standing(season)

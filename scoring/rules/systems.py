@@ -195,9 +195,18 @@ class BaseSystem:
     code: str = ""
     label: str = ""
 
-    #: kept by the generic ledger (its records stored as they are, scored by the system); False
-    #: only for C.A.F., whose ledger still has its own tables (counts, series, titles)
-    generic_ledger: bool = True
+    #: what the ledger keeps of a deal and of the season (``scoring/services/recording.py``
+    #: picks its one implementation of each operation by this): ``"records"``, the deal's
+    #: interchange record as recorded, scored again by the system at every replay, and the
+    #: season standing as a fold of the closed seats; ``"counts"``, a count row per player
+    #: (C.A.F.'s ``Result``) and the season as a chain of giornate (series, titles, absences)
+    ledger: str = "records"
+
+    @property
+    def generic_ledger(self) -> bool:
+        """Kept as records (every system but C.A.F.): :attr:`ledger` as a flag, for readers."""
+        return self.ledger == "records"
+
     #: where a deal's record names a player, as dotted paths (:mod:`scoring.rules.players`);
     #: the ledger stores seats there instead of names
     player_fields: tuple[str, ...] = ()

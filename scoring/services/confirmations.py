@@ -42,17 +42,14 @@ from scoring.models import (
     TurnoEvent,
     VerbaleConfirmation,
 )
-from scoring.rules.caf import score_turno
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
-from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_confirmations import pending_close
-from scoring.selectors_games import game_record, game_turni
 from scoring.services.close_requests import confirmations_clear  # noqa: F401 (its old home)
-from scoring.services.games import game_turno_close, turno_problem
+from scoring.services.games import turno_problem
 from scoring.services.locks import season_lock_of_turno
+from scoring.services.recording import ledger_of
 from scoring.services.season import season_version_bump
-from scoring.services.turni import turno_close
 
 PIN_LENGTH = 4
 PIN_MAX_TRIES = 5
@@ -230,11 +227,8 @@ def _detail(player: Player, via: str) -> str:
 
 # -- required confirmation: the close waits for the players -------------------------------------
 def _record(turno: Turno, tiebreak: list[str] | None) -> Any:
-    """The engine's input of the turno, loaded by its own ledger (C.A.F.'s or the generic one)."""
-    qs = Turno.objects.filter(pk=turno.pk)
-    if turno.season.is_generic:
-        return game_record(game_turni(qs).get(), tiebreak=tiebreak)
-    return turno_record(turno_with_everything(qs).get(), tiebreak=tiebreak)
+    """The engine's input of the turno, loaded by the ledger that keeps it."""
+    return ledger_of(turno.season).turno_input(turno, tiebreak)
 
 
 def _by_player(data: Any, ids: dict[str, int]) -> Any:
@@ -285,13 +279,7 @@ def turno_close_request(
             "CLOSE_PENDING", gettext_noop("il turno %(turno)s è già in attesa di conferma"), t
         )
     order = None if tiebreak is None else list(tiebreak)
-    record = _record(t, order)
-    if t.season.is_generic:  # raises if unfinished or tied
-        t.season.system.score_turno(t.season.game_rules, record)
-    else:
-        score = score_turno(t.season.ruleset, record, require_complete=True)
-        if score.problems:
-            raise RuleViolation(score.problems)
+    ledger_of(t.season).check_closable(t.season, _record(t, order))
     VerbaleConfirmation.objects.filter(turno=t).delete()
     ids = dict(Seat.objects.filter(turno=t).values_list("player__name", "player_id"))
     request = CloseRequest.objects.create(
@@ -361,10 +349,7 @@ def _close_when_confirmed(t: Turno) -> None:
         None if request.tiebreak is None else [names.get(p, p) for p in request.tiebreak]
     )
     request.delete()
-    if t.season.is_generic:
-        game_turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
-    else:
-        turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
+    ledger_of(t.season).turno_close(turno=t.pk, tiebreak=tiebreak, user=by)
 
 
 # -- the PIN -------------------------------------------------------------------------------------

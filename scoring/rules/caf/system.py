@@ -39,7 +39,7 @@ def _turno_record(turno: Mapping[str, Any]) -> TurnoRecord:
 class CafSystem(BaseSystem):
     code = "caf"
     label = "King C.A.F."
-    generic_ledger = False  # its ledger has its own tables and screens (counts, series, titles)
+    ledger = "counts"  # a count per player per deal; series, titles, absences by giornata
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
     takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)

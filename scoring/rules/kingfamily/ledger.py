@@ -25,7 +25,6 @@ MODE_LABELS = MODE_NAMES
 class KingLedger(BaseSystem):
     """The generic ledger's side of a King family game system (mixed into its class)."""
 
-    generic_ledger = True
     takes_penalties = True  # §0.5: penalità count in the turno total, not in the balance
 
     def score_running(self, rules: KingRules, turno: Mapping[str, Any]) -> dict[str, Any]:

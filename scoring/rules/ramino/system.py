@@ -27,7 +27,6 @@ CLOSE_LABELS = {
 class RaminoSystem(SeasonFold, BaseSystem):
     code = "ramino-101"
     label = "Ramino 101"
-    generic_ledger = True
     game_names = CLOSE_LABELS
     # where a smazzata record names a player (SPEC-ramino §11)
     player_fields = ("closer", "penalties.*", "reentries.[]")

@@ -63,7 +63,6 @@ RULE_OPTIONS = (
 class SkatLedger(BaseSystem):
     """The generic ledger's side of Skat (mixed into its system class)."""
 
-    generic_ledger = True
     takes_penalties = True
     has_preview = True  # the game value as the segretario types it
     has_sheet = True  # the Spielliste on the Verbale
