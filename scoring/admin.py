@@ -229,14 +229,14 @@ class SeasonAdminForm(forms.ModelForm):
             ValueError,
             KeyError,
         ) as exc:
+            if isinstance(exc, RuleSetError):
+                exc = RuleViolation([exc.problem(field="rules")])
             error = (
                 # the game's words, not its codes, in the reader's language
                 "; ".join(localized(p).message for p in exc.problems)
                 if isinstance(exc, RuleViolation)
                 else str(exc)
             )
-            if error.startswith("regolamento non valido: "):  # C.A.F.'s says it already
-                error = error.removeprefix("regolamento non valido: ")
             self.add_error("rules", gettext("Regolamento non valido: %(error)s") % {"error": error})
             return data
         changed = season.pk and "rules" in self.changed_data

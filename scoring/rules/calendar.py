@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .problems import Problem, gettext_noop
+from .problems import Problem, Said, gettext_noop, said
 
 CALENDAR = "calendar"  # the rule set's key
 DAYS_LIMIT = 36_525  # a century: the largest window a club may set
@@ -46,29 +46,30 @@ def _is_int(v: Any) -> bool:
 
 def calendar_errors(
     value: Any, *, fixed_one_turno_a_day: bool | None = None
-) -> list[tuple[str, str]]:
-    """The problems of a rule set's ``calendar`` table, as ``(key, message)`` pairs in Italian
-    (each game's rule-set check words them its own way). ``fixed_one_turno_a_day``: the value
-    the game does not let a club change (C.A.F.), None when it may."""
+) -> list[tuple[str, Said]]:
+    """The problems of a rule set's ``calendar`` table, as ``(key, message)`` pairs: each message
+    a :class:`~.problems.Said` sentence (translated where it is shown; each game's rule-set check
+    words the key its own way). ``fixed_one_turno_a_day``: the value the game does not let a club
+    change (C.A.F.), None when it may."""
     if value is None:
         return []
     if not isinstance(value, Mapping):
-        return [(CALENDAR, "deve essere un oggetto")]
-    errors: list[tuple[str, str]] = []
+        return [(CALENDAR, said(gettext_noop("deve essere un oggetto")))]
+    errors: list[tuple[str, Said]] = []
     for key, v in value.items():
         where = f"{CALENDAR}.{key}"
         if key in ("days_before_start", "days_after_end"):
             if not (_is_int(v) and 0 <= v <= DAYS_LIMIT):
-                errors.append((where, f"un intero tra 0 e {DAYS_LIMIT} (giorni)"))
+                days = gettext_noop("deve essere un numero di giorni tra 0 e %(high)s")
+                errors.append((where, said(days, high=DAYS_LIMIT)))
         elif key == "one_turno_a_day":
             if not isinstance(v, bool):
-                errors.append((where, "true o false"))
+                errors.append((where, said(gettext_noop("deve essere true o false"))))
             elif fixed_one_turno_a_day is not None and v != fixed_one_turno_a_day:
-                errors.append(
-                    (where, f"in questo gioco vale sempre {str(fixed_one_turno_a_day).lower()}")
-                )
+                always = gettext_noop("in questo gioco vale sempre %(value)s")
+                errors.append((where, said(always, value=str(fixed_one_turno_a_day).lower())))
         else:
-            errors.append((where, "chiave sconosciuta"))
+            errors.append((where, said(gettext_noop("chiave sconosciuta"))))
     return errors
 
 

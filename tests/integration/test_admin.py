@@ -118,15 +118,21 @@ def test_season_rules_locked_in_the_admin_unless_recomputed(client, admin_user, 
 
 
 @pytest.mark.parametrize(
-    ("code", "rules", "said"),
+    ("code", "rules", "lang", "said"),
     [
         # C.A.F. stores its whole table: {} names no game (its words said once)
-        ("caf", {}, "Regolamento non valido: code: un testo di al massimo 20 caratteri"),
-        ("skat-isko", {"opponents_bonus": "tanti"}, "Regolamento non valido: opponents_bonus"),
+        ("caf", {}, "it", "Regolamento non valido: regolamento, code: manca"),
+        ("caf", {}, "en", "Invalid rule set: rules, code: is missing"),
+        (
+            "skat-isko",
+            {"opponents_bonus": "tanti"},
+            "it",
+            "Regolamento non valido: opponents_bonus",
+        ),
     ],
 )
 def test_a_bad_rule_table_is_refused_by_the_seasons_game_in_its_words(
-    client, admin_user, code, rules, said
+    client, admin_user, code, rules, lang, said
 ):
     import json
 
@@ -145,7 +151,7 @@ def test_a_bad_rule_table_is_refused_by_the_seasons_game_in_its_words(
         "enrollments-MIN_NUM_FORMS": "0",
         "enrollments-MAX_NUM_FORMS": "1000",
     }
-    r = client.post(f"/admin/scoring/season/{season.pk}/change/", data)
+    r = client.post(f"/admin/scoring/season/{season.pk}/change/", data, HTTP_ACCEPT_LANGUAGE=lang)
     assert r.status_code == 200
     html = r.content.decode()
     assert said in html

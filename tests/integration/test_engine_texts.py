@@ -389,3 +389,54 @@ def test_a_bad_rule_table_in_english_and_italian(code, edits, english, italian):
         assert len(messages) == len(expected)
         for message, start in zip(messages, expected, strict=True):
             assert message.startswith(start), message
+
+
+def _caf_table(edit) -> dict:
+    from scoring.rules.caf.ruleset import default_ruleset_dict
+
+    table = default_ruleset_dict()
+    edit(table)
+    return table
+
+
+@pytest.mark.parametrize(
+    ("edit", "english", "italian"),
+    [
+        (
+            lambda t: t["games"]["NJ"].update(per_unit=900),
+            "rules, games.NJ.per_unit: must be a whole number between -500 and 500",
+            "regolamento, games.NJ.per_unit: deve essere un intero tra -500 e 500",
+        ),
+        (
+            lambda t: t.update(calendar={"one_turno_a_day": False}),
+            "rules, calendar.one_turno_a_day: in this game it is always true",
+            "regolamento, calendar.one_turno_a_day: in questo gioco vale sempre true",
+        ),
+        (
+            lambda t: t["decks"].update({"4": ["2D"]}),
+            "rules, decks.4: 51 cards do not deal evenly to 4 players",
+            "regolamento, decks.4: 51 carte non si distribuiscono in parti uguali a 4 giocatori",
+        ),
+        (
+            lambda t: t["games"]["NJ"]["scazzata"].update(fixed=-5),
+            "rules, games.NJ.scazzata: needs exactly one of per_unit and fixed",
+            "regolamento, games.NJ.scazzata: serve uno solo fra per_unit e fixed",
+        ),
+        (lambda t: t.pop("code"), "rules, code: is missing", "regolamento, code: manca"),
+    ],
+)
+def test_a_bad_caf_rule_table_in_english_and_italian(edit, english, italian):
+    """C.A.F.'s table says its first bad key as the other games do, in the reader's language."""
+    from django.utils import translation
+
+    from scoring.problem_text import localized
+    from scoring.rules import RuleViolation
+    from scoring.rules.systems import get_system
+
+    with pytest.raises(RuleViolation) as exc:
+        get_system("caf").rules(_caf_table(edit))
+    (problem,) = exc.value.problems
+    assert (problem.code, problem.field) == ("RULES", "rules")
+    for lang, expected in (("en", english), ("it", italian)):
+        with translation.override(lang):
+            assert localized(problem).message == expected

@@ -274,7 +274,7 @@ def test_caf_keeps_one_turno_a_giornata():
     rules["calendar"] = {"one_turno_a_day": False}
     (problem,) = _refused(lambda: season_create(name="S", rules=rules))
     assert problem.message == (
-        "regolamento non valido: calendar.one_turno_a_day: in questo gioco vale sempre true"
+        "regolamento, calendar.one_turno_a_day: in questo gioco vale sempre true"
     )
     rules["calendar"] = {"one_turno_a_day": True, "days_after_end": 30}
     season = season_create(name="S", rules=rules)

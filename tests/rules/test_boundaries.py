@@ -179,7 +179,7 @@ def test_caf_checks_its_whole_rule_table_as_every_system_does():
     with pytest.raises(RuleViolation) as exc:
         caf_system.rules({})  # a season stores the whole table: {} names no game
     assert [(p.code, p.field) for p in exc.value.problems] == [("RULES", "rules")]
-    assert exc.value.problems[0].message.startswith("regolamento non valido: ")
+    assert exc.value.problems[0].message == "regolamento, code: manca"
 
 
 def test_a_rule_set_needs_both_negative_and_positive_games():
@@ -188,7 +188,7 @@ def test_a_rule_set_needs_both_negative_and_positive_games():
     for code in positives:
         del d["games"][code]
     d["game_order"] = list(d["games"])
-    with pytest.raises(RuleSetError, match="a rule set needs negative and positive games"):
+    with pytest.raises(RuleSetError, match="games: servono giochi negative e giochi positive"):
         RuleSet.from_dict(d)
 
 

@@ -115,7 +115,7 @@ def _deck_leaving(n_cards: int) -> list[str]:
 
 
 def test_a_one_card_hand_is_refused_and_two_cards_is_the_smallest_deck():
-    with pytest.raises(RuleSetError, match="too small"):
+    with pytest.raises(RuleSetError, match=r"decks\.4: il mazzo è troppo piccolo"):
         _edited(lambda d: d["decks"].update({"4": _deck_leaving(4)}))
     rules = _edited(lambda d: d["decks"].update({"4": _deck_leaving(8)}))
     assert rules.deck(4).hand == 2

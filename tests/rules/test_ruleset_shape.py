@@ -37,7 +37,9 @@ def test_a_scazzata_threshold_reaches_a_whole_deck_and_no_further(value):
     _read(at(value))
     _read(at({"offset": value}))
     beyond = value + (1 if value > 0 else -1)
-    assert _refused(at(beyond)).startswith("games.NJ.scazzata.at_least: un intero tra -52 e 52")
+    assert _refused(at(beyond)).startswith(
+        "games.NJ.scazzata.at_least: deve essere un intero tra -52 e 52"
+    )
     assert _refused(at({"offset": beyond})).startswith("games.NJ.scazzata.at_least.offset")
 
 
@@ -52,19 +54,21 @@ def test_a_hand_fraction_has_at_most_twelve_characters_and_must_be_a_fraction():
 
 def test_card_lists_hold_only_texts():
     assert _refused(lambda d: d["decks"].update({"4": ["2D", 3]})).startswith(
-        "decks.4: un elenco di testi"
+        "decks.4: deve essere un elenco di testi"
     )
 
 
 def test_a_table_of_two_is_the_smallest_one_has_no_deck():
     rules = _read(lambda d: d["decks"].update({"2": []}))
     assert rules.min_players == 2 and rules.deck(2).hand == 26
-    assert _refused(lambda d: d["decks"].update({"1": []})).startswith("decks.1: da 2 a 7")
+    assert _refused(lambda d: d["decks"].update({"1": []})) == (
+        "decks.1: un mazzo è per un tavolo da 2 a 7 giocatori"
+    )
 
 
 def test_series_lists_of_the_league_are_checked_when_present():
     message = _refused(lambda d: d["league"].update(scudetto_series="A"))
-    assert message == "league.scudetto_series: un elenco di testi"
+    assert message == "league.scudetto_series: deve essere un elenco di testi"
     assert _read(lambda d: d["league"].pop("uefa_series")).uefa_series == ("A",)
 
 
@@ -120,7 +124,7 @@ def test_the_season_state_round_trips_through_its_dict():
 
 def test_a_game_name_must_have_visible_text():
     assert _refused(lambda d: d["games"]["NJ"].update(name="   ")) == (
-        "games.NJ.name: un testo di al massimo 60 caratteri"
+        "games.NJ.name: deve essere un testo di al massimo 60 caratteri"
     )
 
 
@@ -133,11 +137,15 @@ def test_a_game_code_has_at_most_sixteen_characters():
         return edit
 
     assert "X" * 16 in _read(rename("X" * 16)).games
-    assert _refused(rename("X" * 17)) == f"games.{'X' * 17}: codice di gioco non valido"
+    assert _refused(rename("X" * 17)) == (
+        f"games.{'X' * 17}: il codice di un gioco ha da 1 a 16 caratteri"
+    )
 
 
 def test_a_rule_set_without_decks_is_refused():
-    assert _refused(lambda d: d.update(decks={})) == "decks: un oggetto giocatori → carte tolte"
+    assert _refused(lambda d: d.update(decks={})) == (
+        "decks: deve essere un oggetto: numero di giocatori → carte tolte"
+    )
 
 
 @pytest.mark.parametrize(("places", "ok"), [(0, True), (4, True), (5, False), (-1, False)])
@@ -148,7 +156,7 @@ def test_the_ratio_has_zero_to_four_decimals(places, ok):
     if ok:
         assert _read(edit).ratio_places == places
     else:
-        assert _refused(edit) == "ratio.places: un intero tra 0 e 4"
+        assert _refused(edit) == "ratio.places: deve essere un intero tra 0 e 4"
 
 
 def test_each_series_has_its_label():

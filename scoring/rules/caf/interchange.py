@@ -129,7 +129,7 @@ def parse_header(
         try:
             rules = RuleSet.from_dict(data["rules"])
         except RuleSetError as exc:
-            problems.append(Problem("RULESET", f"regolamento non valido: {exc}"))
+            problems.append(exc.problem("RULESET"))
     if rules is None and not problems:
         try:
             rules = get_ruleset(code) if isinstance(code, str) else None

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..calendar import CALENDAR, calendar_errors
+from ..problems import Problem, Said, gettext_noop, said
 
 NEGATIVE = "negative"
 POSITIVE = "positive"
@@ -60,7 +61,23 @@ DEFAULT_PATH = Path(__file__).with_name("caf.json")
 
 
 class RuleSetError(ValueError):
-    """The rule set itself is malformed."""
+    """The rule set itself is malformed: ``key`` the key path it names ("games.NJ.per_unit"; ""
+    for the whole table), ``said`` the sentence (a :class:`~..problems.Said`, translated where it
+    is shown). ``str()`` is the Italian line, ``key: sentence``."""
+
+    def __init__(self, key: str, message: Said):
+        self.key = key
+        self.said = message
+        super().__init__(f"{key}: {message}" if key else str(message))
+
+    def problem(self, code: str = "RULES", **kw: Any) -> Problem:
+        """The error as the problem a rule-set check of every game reports: "regolamento, key:
+        sentence", naming the field as the form labels it (a season's "regolamento")."""
+        if not self.key:
+            template = gettext_noop("regolamento: %(message)s")
+            return Problem.said(code, template, {"message": self.said}, **kw)
+        template = gettext_noop("regolamento, %(key)s: %(message)s")
+        return Problem.said(code, template, {"key": self.key, "message": self.said}, **kw)
 
 
 # -- the shape of an edited rule set, checked before anything reads it -------------------------
@@ -78,10 +95,16 @@ POINT_LIMIT = 500  # per unit, fixed, cappotto, Domino winner: a smazzata's poin
 TITLE_LIMIT = Decimal(1000)
 MAX_TABLE = 7  # seats at one table
 
+AN_OBJECT = gettext_noop("deve essere un oggetto")
+TRUE_OR_FALSE = gettext_noop("deve essere true o false")
+ONE_OF = gettext_noop("deve essere uno di %(codes)s")
+PHASES = f"{NEGATIVE}, {POSITIVE}"
 
-def _need(ok: bool, where: str, what: str) -> None:
+
+def _need(ok: bool, where: str, what: str, **params: Any) -> None:
+    """Refuses the rule set unless ``ok``: ``what`` (marked with gettext_noop) % ``params``."""
     if not ok:
-        raise RuleSetError(f"{where}: {what}")
+        raise RuleSetError(where, Said(what, params))
 
 
 def _is_int(v: Any) -> bool:
@@ -90,15 +113,18 @@ def _is_int(v: Any) -> bool:
 
 def _int(d: dict, key: str, where: str, low: int, high: int, optional: bool = True) -> None:
     if key not in d or (optional and d[key] is None):
-        _need(optional, f"{where}.{key}", "manca")
+        _need(optional, f"{where}.{key}", gettext_noop("manca"))
         return
     v = d[key]
-    _need(_is_int(v) and low <= v <= high, f"{where}.{key}", f"un intero tra {low} e {high}")
+    between = gettext_noop("deve essere un intero tra %(low)s e %(high)s")
+    _need(_is_int(v) and low <= v <= high, f"{where}.{key}", between, low=low, high=high)
 
 
 def _text_value(v: Any, where: str, limit: int = 60) -> None:
+    _need(v is not None, where, gettext_noop("manca"))
     ok = isinstance(v, str) and len(v.strip()) > 0 and len(v) <= limit and "\x00" not in v
-    _need(ok, where, f"un testo di al massimo {limit} caratteri")
+    text = gettext_noop("deve essere un testo di al massimo %(limit)s caratteri")
+    _need(ok, where, text, limit=limit)
 
 
 def json_strings(obj: Any):
@@ -116,14 +142,16 @@ def json_strings(obj: Any):
 
 
 def _str_list(v: Any, where: str) -> None:
-    _need(isinstance(v, list) and all(isinstance(x, str) for x in v), where, "un elenco di testi")
+    ok = isinstance(v, list) and all(isinstance(x, str) for x in v)
+    _need(ok, where, gettext_noop("deve essere un elenco di testi"))
 
 
 def _check_threshold(t: Any, where: str) -> None:
     if _is_int(t):
-        _need(abs(t) <= 52, where, "un intero tra -52 e 52")
+        between = gettext_noop("deve essere un intero tra %(low)s e %(high)s")
+        _need(abs(t) <= 52, where, between, low=-52, high=52)
         return
-    _need(isinstance(t, dict), where, "un intero o un oggetto {offset, hand_fraction}")
+    _need(isinstance(t, dict), where, gettext_noop("deve essere un intero o un oggetto"))
     _int(t, "offset", where, -52, 52)
     frac = t.get("hand_fraction", 0)
     try:
@@ -131,22 +159,24 @@ def _check_threshold(t: Any, where: str) -> None:
         ok = ok and 0 <= Fraction(frac) <= 1
     except (ValueError, ZeroDivisionError):
         ok = False
-    _need(ok, f"{where}.hand_fraction", 'una frazione tra 0 e 1, es. "1/2"')
+    fraction = gettext_noop('deve essere una frazione tra 0 e 1, come "1/2"')
+    _need(ok, f"{where}.hand_fraction", fraction)
 
 
 def _check_game(code: Any, g: Any, where: str) -> None:
-    _need(isinstance(code, str) and 0 < len(code) <= 16, where, "codice di gioco non valido")
-    _need(isinstance(g, dict), where, "deve essere un oggetto")
+    ok = isinstance(code, str) and 0 < len(code) <= 16
+    _need(ok, where, gettext_noop("il codice di un gioco ha da 1 a 16 caratteri"))
+    _need(isinstance(g, dict), where, AN_OBJECT)
     _text_value(g.get("name"), f"{where}.name")
-    _need(g.get("phase") in (NEGATIVE, POSITIVE), f"{where}.phase", "negative o positive")
-    _need(g.get("counts") in COUNTS, f"{where}.counts", f"uno di {', '.join(COUNTS)}")
+    _need(g.get("phase") in (NEGATIVE, POSITIVE), f"{where}.phase", ONE_OF, codes=PHASES)
+    _need(g.get("counts") in COUNTS, f"{where}.counts", ONE_OF, codes=", ".join(COUNTS))
     _int(g, "per_unit", where, -POINT_LIMIT, POINT_LIMIT, optional=False)
     for key in ("winner_points", "cappotto"):
         _int(g, key, where, -POINT_LIMIT, POINT_LIMIT)
-    _need(isinstance(g.get("trump", False), bool), f"{where}.trump", "true o false")
+    _need(isinstance(g.get("trump", False), bool), f"{where}.trump", TRUE_OR_FALSE)
     sc = g.get("scazzata")
     if sc:
-        _need(isinstance(sc, dict), f"{where}.scazzata", "deve essere un oggetto")
+        _need(isinstance(sc, dict), f"{where}.scazzata", AN_OBJECT)
         for key in ("per_unit", "fixed"):
             _int(sc, key, f"{where}.scazzata", -POINT_LIMIT, POINT_LIMIT)
         for key in ("at_least", "at_most"):
@@ -157,61 +187,88 @@ def _check_game(code: Any, g: Any, where: str) -> None:
 def check_ruleset_shape(d: Any) -> None:
     """Every key of an edited rule set has the type and range the engine reads (or is absent
     where the rule set has a default): :class:`RuleSetError` naming the first key that is not."""
-    _need(isinstance(d, dict), "regolamento", "deve essere un oggetto JSON")
+    _need(isinstance(d, dict), "", gettext_noop("deve essere un oggetto JSON"))
     # PostgreSQL's jsonb refuses NUL characters: no text of the rule set may hold one
-    _need(not any("\x00" in t for t in json_strings(d)), "regolamento", "testo con carattere NUL")
+    nul = gettext_noop("un testo contiene il carattere NUL")
+    _need(not any("\x00" in t for t in json_strings(d)), "", nul)
     _text_value(d.get("code"), "code", 20)
     _text_value(d.get("name"), "name")
     decks = d.get("decks")
-    _need(isinstance(decks, dict) and bool(decks), "decks", "un oggetto giocatori → carte tolte")
+    _need(
+        isinstance(decks, dict) and bool(decks),
+        "decks",
+        gettext_noop("deve essere un oggetto: numero di giocatori → carte tolte"),
+    )
     cards = {r + s for s in SUITS for r in RANKS}
     for n, removed in decks.items():
-        _need(n.isdigit() and 2 <= int(n) <= MAX_TABLE, f"decks.{n}", f"da 2 a {MAX_TABLE}")
+        ok = n.isdigit() and 2 <= int(n) <= MAX_TABLE
+        players = gettext_noop("un mazzo è per un tavolo da 2 a %(high)s giocatori")
+        _need(ok, f"decks.{n}", players, high=MAX_TABLE)
         _str_list(removed, f"decks.{n}")
-        _need(set(removed) <= cards, f"decks.{n}", 'carte come "2D", "10H", "QS"')
+        named = gettext_noop('deve elencare carte come "2D", "10H", "QS"')
+        _need(set(removed) <= cards, f"decks.{n}", named)
     games = d.get("games")
-    _need(isinstance(games, dict) and bool(games), "games", "un oggetto codice → gioco")
+    _need(
+        isinstance(games, dict) and bool(games),
+        "games",
+        gettext_noop("deve essere un oggetto: codice → gioco"),
+    )
     for code, g in games.items():
         _check_game(code, g, f"games.{code}")
     if d.get("game_order") is not None:
         _str_list(d["game_order"], "game_order")
     ratio = d.get("ratio", {})
-    _need(isinstance(ratio, dict), "ratio", "deve essere un oggetto")
+    _need(isinstance(ratio, dict), "ratio", AN_OBJECT)
     _int(ratio, "places", "ratio", 0, 4)
-    _need(ratio.get("rounding", ROUNDINGS[0]) in ROUNDINGS, "ratio.rounding", ", ".join(ROUNDINGS))
+    rounding = ratio.get("rounding", ROUNDINGS[0])
+    _need(rounding in ROUNDINGS, "ratio.rounding", ONE_OF, codes=", ".join(ROUNDINGS))
     _need(
         ratio.get("negative_winner", "inverse") in ("inverse", "direct"),
         "ratio.negative_winner",
-        "inverse o direct",
+        ONE_OF,
+        codes="inverse, direct",
     )
-    _need(ratio.get("zero_winner", "zero_only") == "zero_only", "ratio.zero_winner", "zero_only")
+    zero = ratio.get("zero_winner", "zero_only")
+    _need(zero == "zero_only", "ratio.zero_winner", ONE_OF, codes="zero_only")
     league = d.get("league")
-    _need(isinstance(league, dict), "league", "deve essere un oggetto")
+    _need(isinstance(league, dict), "league", AN_OBJECT)
     series = league.get("series")
-    _need(isinstance(series, list) and bool(series), "league.series", "un elenco non vuoto")
+    _need(
+        isinstance(series, list) and bool(series),
+        "league.series",
+        gettext_noop("deve essere un elenco non vuoto"),
+    )
     for i, s in enumerate(series):
-        _need(isinstance(s, dict), f"league.series[{i}]", "deve essere un oggetto")
+        _need(isinstance(s, dict), f"league.series[{i}]", AN_OBJECT)
         _text_value(s.get("code"), f"league.series[{i}].code", 8)
         _text_value(s.get("label"), f"league.series[{i}].label", 40)
-        _need(isinstance(s.get("amateur", False), bool), f"league.series[{i}].amateur", "bool")
+        amateur = s.get("amateur", False)
+        _need(isinstance(amateur, bool), f"league.series[{i}].amateur", TRUE_OR_FALSE)
     codes = [s["code"] for s in series]
-    _need(len(set(codes)) == len(codes), "league.series", "codici ripetuti")
+    repeated = gettext_noop("due serie hanno lo stesso codice")
+    _need(len(set(codes)) == len(codes), "league.series", repeated)
     for key in ("start_series", "mitropa_from"):
-        _need(league.get(key, codes[0]) in codes, f"league.{key}", "una serie dell'elenco")
+        listed = gettext_noop("deve essere una serie dell'elenco (%(codes)s)")
+        ok = league.get(key, codes[0]) in codes
+        _need(ok, f"league.{key}", listed, codes=", ".join(codes))
     for key in ("scudetto_series", "uefa_series", "coppa_italia_series"):
         if key in league:
             _str_list(league[key], f"league.{key}")
     _need(
         isinstance(league.get("auto_promotion_when_no_top", True), bool),
         "league.auto_promotion_when_no_top",
-        "true o false",
+        TRUE_OR_FALSE,
     )
     for key in ("second_promoted_min_players", "coppa_campioni_streak", "intercontinentale_streak"):
         _int(league, key, "league", 1, 1000)
     titles = league.get("titles")
-    _need(isinstance(titles, dict), "league.titles", "un oggetto titolo → valore")
+    _need(
+        isinstance(titles, dict),
+        "league.titles",
+        gettext_noop("deve essere un oggetto: titolo → valore"),
+    )
     for code, v in titles.items():
-        _need(code in TITLE_ORDER, f"league.titles.{code}", "titolo sconosciuto")
+        _need(code in TITLE_ORDER, f"league.titles.{code}", gettext_noop("titolo sconosciuto"))
         try:
             ok = isinstance(v, str | int | float) and not isinstance(v, bool) and len(str(v)) < 20
             ok = ok and abs(Decimal(str(v))) <= TITLE_LIMIT
@@ -219,11 +276,15 @@ def check_ruleset_shape(d: Any) -> None:
         except ArithmeticError:
             ok = False
         _need(
-            ok, f"league.titles.{code}", f"un numero tra -{TITLE_LIMIT} e {TITLE_LIMIT}, 2 decimali"
+            ok,
+            f"league.titles.{code}",
+            gettext_noop("deve essere un numero tra %(low)s e %(high)s, con al massimo 2 decimali"),
+            low=-TITLE_LIMIT,
+            high=TITLE_LIMIT,
         )
     # the season's calendar (dates, one turno a giornata: fixed by SPEC §8.1), every game's
     for where, what in calendar_errors(d.get(CALENDAR), fixed_one_turno_a_day=True):
-        _need(False, where, what)
+        raise RuleSetError(where, what)
 
 
 @dataclass(frozen=True)
@@ -270,7 +331,7 @@ class ScazzataRule:
         return self.fixed if self.fixed is not None else (self.per_unit or 0) * count
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ScazzataRule:
+    def from_dict(cls, d: dict[str, Any], where: str = "scazzata") -> ScazzataRule:
         rule = cls(
             at_least=Threshold.from_dict(d["at_least"]) if d.get("at_least") is not None else None,
             at_most=Threshold.from_dict(d["at_most"]) if d.get("at_most") is not None else None,
@@ -278,9 +339,10 @@ class ScazzataRule:
             fixed=d.get("fixed"),
         )
         if (rule.per_unit is None) == (rule.fixed is None):
-            raise RuleSetError("a scazzata needs exactly one of per_unit and fixed")
+            one = gettext_noop("serve uno solo fra per_unit e fixed")
+            raise RuleSetError(where, said(one))
         if rule.at_least is None and rule.at_most is None:
-            raise RuleSetError("a scazzata needs at_least or at_most")
+            raise RuleSetError(where, said(gettext_noop("serve at_least o at_most")))
         return rule
 
     def to_dict(self) -> dict[str, Any]:
@@ -306,10 +368,8 @@ class GameRule:
 
     @classmethod
     def from_dict(cls, code: str, d: dict[str, Any]) -> GameRule:
-        if d["phase"] not in (NEGATIVE, POSITIVE):
-            raise RuleSetError(f"{code}: unknown phase {d['phase']!r}")
-        if d["counts"] not in COUNTS:
-            raise RuleSetError(f"{code}: unknown count {d['counts']!r}")
+        _need(d["phase"] in (NEGATIVE, POSITIVE), f"games.{code}.phase", ONE_OF, codes=PHASES)
+        _need(d["counts"] in COUNTS, f"games.{code}.counts", ONE_OF, codes=", ".join(COUNTS))
         return cls(
             code=code,
             name=d["name"],
@@ -317,7 +377,11 @@ class GameRule:
             counts=d["counts"],
             per_unit=int(d["per_unit"]),
             winner_points=d.get("winner_points"),
-            scazzata=ScazzataRule.from_dict(d["scazzata"]) if d.get("scazzata") else None,
+            scazzata=(
+                ScazzataRule.from_dict(d["scazzata"], f"games.{code}.scazzata")
+                if d.get("scazzata")
+                else None
+            ),
             cappotto=d.get("cappotto"),
             trump=bool(d.get("trump", False)),
         )
@@ -446,17 +510,18 @@ class RuleSet:
         try:
             decks = {int(n): Deck(int(n), tuple(r)) for n, r in d["decks"].items()}
             for deck in decks.values():
-                if not deck.players >= 2 or deck.hand < 2:
-                    raise RuleSetError(f"deck for {deck.players} players is too small")
-                if len(deck.cards) % deck.players:
-                    raise RuleSetError(
-                        f"deck for {deck.players} players: {len(deck.cards)} cards "
-                        "do not deal evenly"
-                    )
+                where = f"decks.{deck.players}"
+                small = gettext_noop("il mazzo è troppo piccolo: servono almeno 2 carte a testa")
+                _need(deck.players >= 2 and deck.hand >= 2, where, small)
+                uneven = gettext_noop(
+                    "%(cards)s carte non si distribuiscono in parti uguali a %(players)s giocatori"
+                )
+                ok = not len(deck.cards) % deck.players
+                _need(ok, where, uneven, cards=len(deck.cards), players=deck.players)
             # the order of the games (SPEC §2) is data too: jsonb does not keep key order
             order = d.get("game_order") or list(d["games"])
-            if sorted(order) != sorted(d["games"]):
-                raise RuleSetError("game_order must list every game once")
+            every = gettext_noop("deve elencare ogni gioco una volta")
+            _need(sorted(order) == sorted(d["games"]), "game_order", every)
             games = {code: GameRule.from_dict(code, d["games"][code]) for code in order}
             ratio = d.get("ratio", {})
             league = d.get("league", {})
@@ -466,8 +531,8 @@ class RuleSet:
             )
             titles = {k: Decimal(str(v)) for k, v in league["titles"].items()}
             missing = set(TITLE_ORDER) - set(titles)
-            if missing:
-                raise RuleSetError(f"titles without a value: {', '.join(sorted(missing))}")
+            without = gettext_noop("manca il valore di %(codes)s")
+            _need(not missing, "league.titles", without, codes=", ".join(sorted(missing)))
             rs = cls(
                 code=d["code"],
                 name=d["name"],
@@ -493,13 +558,14 @@ class RuleSet:
         except (KeyError, TypeError, ValueError, ArithmeticError) as exc:
             if isinstance(exc, RuleSetError):
                 raise
-            raise RuleSetError(f"malformed rule set: {exc!r}") from exc
+            malformed = gettext_noop("dati mancanti o del tipo sbagliato (%(error)s)")
+            raise RuleSetError("", said(malformed, error=repr(exc))) from exc
         codes = rs.series_codes()
+        listed = gettext_noop("deve essere una serie dell'elenco (%(codes)s)")
         for name in ("start_series", "mitropa_from"):
-            if getattr(rs, name) not in codes:
-                raise RuleSetError(f"{name}: unknown series {getattr(rs, name)!r}")
-        if not rs.negative_games or not rs.positive_games:
-            raise RuleSetError("a rule set needs negative and positive games")
+            _need(getattr(rs, name) in codes, f"league.{name}", listed, codes=", ".join(codes))
+        both = gettext_noop("servono giochi negative e giochi positive")
+        _need(bool(rs.negative_games and rs.positive_games), "games", both)
         return rs
 
     def to_dict(self) -> dict[str, Any]:
@@ -558,4 +624,5 @@ def get_ruleset(code: str) -> RuleSet:
     try:
         return KNOWN_RULESETS[code]()
     except KeyError:
-        raise RuleSetError(f"unknown rule set {code!r}") from None
+        unknown = gettext_noop("regolamento sconosciuto: %(code)s")
+        raise RuleSetError("", said(unknown, code=repr(code))) from None

@@ -68,9 +68,7 @@ class CafSystem(BaseSystem):
         try:
             return RuleSet.from_dict(dict(edits))
         except RuleSetError as exc:
-            raise RuleViolation(
-                [Problem("RULES", f"regolamento non valido: {exc}", field="rules")]
-            ) from None
+            raise RuleViolation([exc.problem(field="rules")]) from None
 
     def next_step(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, Any]:
         progress = progress_of(rules, _turno_record(turno))

@@ -174,7 +174,7 @@ _NULLABLE_POINTS = {"king-classico": True, "king-internazionale": False, "le-kin
 
 def _problem(key: str, message: str) -> Problem:
     """One RULES problem naming ``key``; ``message`` a Said or a template marked with
-    gettext_noop (a plain text, such as the calendar's, is put in as it is)."""
+    gettext_noop."""
     said_message = message if isinstance(message, Said) else Said(message)
     return Problem.said(
         "RULES",

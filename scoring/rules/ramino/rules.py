@@ -100,8 +100,8 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
 
     def bad(key: str, message: str, **params: Any) -> None:
         """One RULES problem naming ``key``; ``message`` marked with gettext_noop, its values
-        in ``params`` (a plain text, such as the calendar's, is put in as it is)."""
-        said = Said(message, params) if params else Said(message)
+        in ``params``, or a Said (the calendar's) kept as it is."""
+        said = message if isinstance(message, Said) else Said(message, params)
         problems.append(
             Problem.said(
                 "RULES",

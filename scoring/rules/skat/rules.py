@@ -162,8 +162,8 @@ class _Checker:
 
     def bad(self, key: str, message: str, **params: Any) -> None:
         """One RULES problem naming ``key``; ``message`` marked with gettext_noop, its values in
-        ``params`` (a plain text, such as the calendar's, is put in as it is)."""
-        said = Said(message, params) if params else Said(message)
+        ``params``, or a Said (the calendar's) kept as it is."""
+        said = message if isinstance(message, Said) else Said(message, params)
         self.problems.append(
             Problem.said("RULES", "%(key)s: %(message)s", {"key": key, "message": said}, field=key)
         )
