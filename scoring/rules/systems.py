@@ -281,7 +281,10 @@ FIELD_KINDS = (
     "choice",  # one of "choices" [[value, label], ...] (radio buttons)
     "multi",  # any of "choices" (checkboxes)
     "int",  # an integer between "min" and "max" (optional unless "required")
-    "per_player",  # an integer per player of "players", between "min" and "max"
+    "per_player",  # an integer per player of "players", between "min" and "max"; an optional
+    # "check" for the live screen's running check: {"by": the field that decides it, "checks":
+    # {value: {"kind": "sum" (add up to "total") or "one_zero" (one 0, each at most "total"),
+    # "total", "unit"}}, "skip": {field: [values that ask no counts]}}
     "bool",  # a checkbox
 )
 

@@ -8,6 +8,7 @@ their description. Thin: parse, call a service, render.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,10 +85,27 @@ class Field:
     errors: list[str] = field(default_factory=list)
     echo: bool = False  # a live note next to the field, filled by the system's preview
     echo_text: str = ""
+    check: dict[str, Any] | None = None  # the running check of a per_player field (FIELD_KINDS)
 
     @property
     def grouped(self) -> bool:
         return self.kind in ("choice", "multi", "per_player")
+
+    @property
+    def checks_json(self) -> str:
+        return json.dumps(self.check["checks"] if self.check else {}, ensure_ascii=False)
+
+    @property
+    def skip_json(self) -> str:
+        return json.dumps(self.check.get("skip", {}) if self.check else {}, ensure_ascii=False)
+
+
+def _check(spec: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A field's running check with its units in the reader's language."""
+    if not spec:
+        return None
+    checks = {v: {**c, "unit": engine_text(c["unit"])} for v, c in spec["checks"].items()}
+    return {**spec, "checks": checks}
 
 
 def build_fields(
@@ -107,6 +125,7 @@ def build_fields(
             spec.get("required", False),
         )
         f.echo = bool(spec.get("echo"))
+        f.check = _check(spec.get("check"))
         if kind == "choice":
             chosen = str(data.get(name, ""))
             f.inputs = [

@@ -14,7 +14,9 @@
   var restored = {}; // storage keys already restored on this page (never loop)
 
   function form() { return document.querySelector(FORM); }
+  // C.A.F.'s counts (count_0, ...), or the numbers in another game's box of counts
   function counts(root) { return Array.prototype.slice.call((root || document).querySelectorAll("input[name^='count_']")); }
+  function numbers(box) { return Array.prototype.slice.call(box.querySelectorAll("input[name^='count_'], input[type='number']")); }
   function checked(root, name) {
     var el = (root || document).querySelector("input[name='" + name + "']:checked");
     return el ? el.value : "";
@@ -73,28 +75,54 @@
   });
 
   // -- 2. the running check beside the counts ------------------------------------------------
+  // what the counts must make: C.A.F.'s box names its game's check (the server re-renders the
+  // fields when the game changes); another game's box carries a check per value of the field
+  // that decides it (the King family's contract), none where a chosen value asks no counts
+  function currentCheck(box) {
+    if (box.dataset.check !== "by") {
+      return { kind: box.dataset.check, total: parseInt(box.dataset.total, 10), unit: box.dataset.unit };
+    }
+    var f = form();
+    var skip = JSON.parse(box.dataset.checkSkip || "{}");
+    for (var name in skip) {
+      if (Object.prototype.hasOwnProperty.call(skip, name) && skip[name].indexOf(checked(f, name)) !== -1) { return null; }
+    }
+    var checks = JSON.parse(box.dataset.checks || "{}");
+    var value = checked(f, box.dataset.checkBy);
+    var offered = Object.keys(checks);
+    if (!value && offered.length === 1) { value = offered[0]; } // the one contract, obbligato
+    return Object.prototype.hasOwnProperty.call(checks, value) ? checks[value] : null;
+  }
+
   function runningCheck() {
-    var box = document.querySelector("#" + FIELDS + " .counts[data-check]");
+    var box = document.querySelector("#" + FIELDS + " [data-check]");
     var out = document.querySelector("#" + FIELDS + " [data-count-check]");
     if (!box || !out) { return; }
-    var total = parseInt(box.dataset.total, 10);
-    var values = counts(box).map(function (i) { return i.value.trim(); }).filter(function (v) { return v !== ""; })
+    var check = currentCheck(box);
+    if (!check) {
+      out.textContent = "";
+      out.dataset.state = "";
+      return;
+    }
+    var total = check.total;
+    var inputs = numbers(box);
+    var values = inputs.map(function (i) { return i.value.trim(); }).filter(function (v) { return v !== ""; })
       .map(function (v) { return Number(v); });
     var state = "";
     var text;
     if (values.some(function (v) { return !Number.isInteger(v) || v < 0 || v > total; })) {
       text = fill(box.dataset.msgRange, { total: total });
       state = "bad";
-    } else if (box.dataset.check === "one_zero") {
+    } else if (check.kind === "one_zero") {
       var zeros = values.filter(function (v) { return v === 0; }).length;
       if (zeros === 1) { text = box.dataset.msgZeroOne; state = "ok"; }
       else if (zeros > 1) { text = fill(box.dataset.msgZeroMany, { n: zeros }); state = "bad"; }
-      else { text = box.dataset.msgZeroNone; state = values.length === counts(box).length ? "bad" : ""; }
+      else { text = box.dataset.msgZeroNone; state = values.length === inputs.length ? "bad" : ""; }
     } else {
       var sum = values.reduce(function (a, b) { return a + b; }, 0);
-      text = fill(box.dataset.msgSum, { sum: sum, unit: box.dataset.unit, total: total });
-      if (sum < total) { text += " · " + fill(box.dataset.msgMissing, { n: total - sum, unit: box.dataset.unit }); }
-      else if (sum > total) { text += " · " + fill(box.dataset.msgOver, { n: sum - total, unit: box.dataset.unit }); state = "bad"; }
+      text = fill(box.dataset.msgSum, { sum: sum, unit: check.unit, total: total });
+      if (sum < total) { text += " · " + fill(box.dataset.msgMissing, { n: total - sum, unit: check.unit }); }
+      else if (sum > total) { text += " · " + fill(box.dataset.msgOver, { n: sum - total, unit: check.unit }); state = "bad"; }
       else { state = "ok"; }
     }
     if (out.textContent !== text) { out.textContent = text; }
@@ -104,10 +132,26 @@
   // -- 4. a reload keeps the work (sessionStorage, per turno and smazzata) --------------------
   function key(f) { return STORE + f.dataset.turno + ":" + f.dataset.mode + ":" + f.dataset.number; }
 
+  // every field of the deal the segretario can type or choose (not the form's hidden fields)
+  function fields(f) {
+    return Array.prototype.slice.call(f.querySelectorAll("input[name]")).filter(function (input) {
+      return ["hidden", "submit", "button", "reset", "image", "file"].indexOf(input.type) === -1;
+    });
+  }
+
+  // {name: value}; a radio group as its checked value, a box as the list of its checked values
   function snapshot(f) {
-    var data = { caller: checked(f, "caller"), game: checked(f, "game"), trump: checked(f, "trump"), counts: {} };
-    counts(f).forEach(function (input) { data.counts[input.name] = input.value; });
-    return data;
+    var values = {};
+    fields(f).forEach(function (input) {
+      if (input.type === "radio") {
+        if (input.checked) { values[input.name] = input.value; }
+      } else if (input.type === "checkbox") {
+        values[input.name] = (values[input.name] || []).concat(input.checked ? [input.value] : []);
+      } else {
+        values[input.name] = input.value;
+      }
+    });
+    return { values: values };
   }
 
   function save() {
@@ -136,26 +180,32 @@
     var saved;
     try { saved = JSON.parse(window.sessionStorage.getItem(k) || "null"); } catch (e) { saved = null; }
     if (!saved || f.hasAttribute("data-bound")) { return; } // the server shows what was posted
-    counts(f).forEach(function (input) {
-      if (saved.counts && saved.counts[input.name] !== undefined) { input.value = saved.counts[input.name]; }
-    });
-    var changed = null;
-    ["caller", "game", "trump"].forEach(function (name) {
-      var radio = saved[name] && f.querySelector("input[name='" + name + "'][value='" + saved[name] + "']");
-      if (radio && !radio.checked) {
-        radio.checked = true;
-        if (name !== "trump") { changed = radio; }
+    var values = saved.values || {};
+    var first = null;
+    fields(f).forEach(function (input) {
+      if (!Object.prototype.hasOwnProperty.call(values, input.name)) { return; }
+      var want = values[input.name];
+      var was = input.type === "radio" || input.type === "checkbox" ? input.checked : input.value;
+      if (input.type === "radio") {
+        if (input.value === want) { input.checked = true; }
+      } else if (input.type === "checkbox") {
+        input.checked = want.indexOf(input.value) !== -1;
+      } else {
+        input.value = want;
       }
+      var now = input.type === "radio" || input.type === "checkbox" ? input.checked : input.value;
+      if (now !== was && !first) { first = input; }
     });
-    // a new chiamante or game: the server offers its games and units (the counts go along)
-    if (changed) { changed.dispatchEvent(new Event("change", { bubbles: true })); }
+    // the form as if typed: C.A.F.'s chiamante or game asks the server for its games and units
+    // (the rest goes along), another game's preview sees the restored deal
+    if (first) { first.dispatchEvent(new Event("change", { bubbles: true })); }
   }
 
   document.addEventListener("input", function (event) {
     if (form() && form().contains(event.target)) { runningCheck(); save(); }
   });
   document.addEventListener("change", function (event) {
-    if (form() && form().contains(event.target)) { save(); }
+    if (form() && form().contains(event.target)) { runningCheck(); save(); }
   });
   // -- 19. after a rejected smazzata, the error summary takes the focus ----------------------
   function focusErrors() {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..problems import gettext_noop
 from .rules import Deck
@@ -40,6 +41,19 @@ NAMES = {
     "RECUP": gettext_noop("Récupération"),
 }
 
+# what the running check of the live screen calls the counted thing (§0.2's "counted per player")
+UNITS = {
+    TRICKS: gettext_noop("prese"),
+    LAST_TWO: gettext_noop("ultime due prese"),
+    CARDS_LEFT: gettext_noop("carte in mano"),
+}
+CARD_UNITS = {
+    "NH": gettext_noop("cuori"),
+    "NQ": gettext_noop("regine"),
+    "NJK": gettext_noop("fanti e re"),
+}
+CARDS_UNIT = gettext_noop("carte")  # one card (K♥, 8♦, 7♥) or the four of NKQJ10
+
 # the asta's modes (§B.4), as the form names them
 MODE_NAMES = {
     "POSITIVE": gettext_noop("positiva"),
@@ -70,6 +84,19 @@ class Contract:
     def maximum(self, deck: Deck) -> int:
         total = self.total(deck)
         return deck.tricks if total is None else total
+
+    def unit(self) -> str:
+        """What is counted, as the running check names it (a text to translate)."""
+        if self.counts == CARDS:
+            return CARD_UNITS.get(self.code, CARDS_UNIT)
+        return UNITS[self.counts]
+
+    def check(self, deck: Deck) -> dict[str, Any]:
+        """What the live screen's running check needs, the totals the engine checks (§0.2):
+        ``{"kind": "sum", "total": what the counts add up to, "unit"}``, or for Domino
+        ``{"kind": "one_zero", "total": the per-player maximum, "unit"}`` (exactly one 0)."""
+        kind = "one_zero" if self.counts == CARDS_LEFT else "sum"
+        return {"kind": kind, "total": self.maximum(deck), "unit": self.unit()}
 
     def count(self, players: Sequence[str], tricks: Sequence[tuple[str, Sequence[str]]]) -> dict:
         """The counts per player from played tricks ``(winner, cards)`` (the simulator)."""

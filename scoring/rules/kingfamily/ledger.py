@@ -9,7 +9,7 @@ from typing import Any
 from ..problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from ..systems import BaseSystem, posted_int
 from . import turno as engine
-from .contracts import MODE_NAMES, NAMES
+from .contracts import CONTRACTS, MODE_NAMES, NAMES
 from .rules import KingRules
 
 TRUMP_LABELS = {
@@ -114,6 +114,7 @@ class KingLedger(BaseSystem):
                 "players": players,
                 "min": 0,
                 "max": rules.deck(len(players)).tricks,
+                "check": self.count_check(rules, step, len(players)),
             }
         )
         if "NU2" in games and rules.code == "le-king":
@@ -126,6 +127,20 @@ class KingLedger(BaseSystem):
                 }
             )
         return fields
+
+    @staticmethod
+    def count_check(rules: KingRules, step: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """The running check of the counts, as data (the live screen hard-codes no number): the
+        check of each contract the step offers, chosen by the "game" field (§0.2), and none
+        while an asta not played (no counts) is chosen."""
+        deck = rules.deck(seats)
+        check: dict[str, Any] = {
+            "by": "game",
+            "checks": {g: CONTRACTS[g].check(deck) for g in step["games"]},
+        }
+        if "UNPLAYED" in (step.get("modes") or ()):
+            check["skip"] = {"mode": ["UNPLAYED"]}
+        return check
 
     def parse_entry(
         self, rules: KingRules, turno: Mapping[str, Any], data: Mapping[str, Any]
