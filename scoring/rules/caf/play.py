@@ -120,76 +120,62 @@ class Progress:
         """Check a call against the state, without applying it."""
         n = number if number is not None else self.number
         problems: list[Problem] = []
+
+        def wrong(code: str, template: str, params: dict[str, object], **where: str) -> None:
+            problems.append(Problem.said(code, template, params, smazzata=n, **where))
+
         if self.complete:
-            problems.append(
-                Problem.said(
-                    "TURNO_TOO_MANY_SMAZZATE",
-                    gettext_noop("il turno è già completo con %(n)s smazzate"),
-                    {"n": self.total},
-                    smazzata=n,
-                )
+            wrong(
+                "TURNO_TOO_MANY_SMAZZATE",
+                gettext_noop("il turno è già completo con %(n)s smazzate"),
+                {"n": self.total},
             )
             return CallCheck(tuple(problems), False)
         if game not in self.rules.games:
-            problems.append(
-                Problem.said(
-                    "GAME_UNKNOWN",
-                    gettext_noop("gioco sconosciuto: %(value)s"),
-                    {"value": repr(game)},
-                    smazzata=n,
-                    field="game",
-                )
+            wrong(
+                "GAME_UNKNOWN",
+                gettext_noop("gioco sconosciuto: %(value)s"),
+                {"value": repr(game)},
+                field="game",
             )
         if caller not in self.players:
-            problems.append(
-                Problem.said(
-                    "CALLER_UNKNOWN",
-                    gettext_noop("il chiamante %(player)s non siede a questo tavolo"),
-                    {"player": repr(caller)},
-                    smazzata=n,
-                    player=str(caller),
-                    field="caller",
-                )
+            wrong(
+                "CALLER_UNKNOWN",
+                gettext_noop("il chiamante %(player)s non siede a questo tavolo"),
+                {"player": repr(caller)},
+                player=str(caller),
+                field="caller",
             )
         if problems:
             return CallCheck(tuple(problems), False)
         rule = self.rules.games[game]
         if rule.phase == NEGATIVE and game in self.negatives_played:
-            problems.append(
-                Problem.said(
-                    "GAME_ALREADY_PLAYED",
-                    gettext_noop("%(game)s (%(code)s) è già stato giocato in questo turno"),
-                    {"game": rule.name, "code": game},
-                    smazzata=n,
-                    player=caller,
-                    field="game",
-                )
+            wrong(
+                "GAME_ALREADY_PLAYED",
+                gettext_noop("%(game)s (%(code)s) è già stato giocato in questo turno"),
+                {"game": rule.name, "code": game},
+                player=caller,
+                field="game",
             )
         elif rule.phase != NEGATIVE and self.phase == NEGATIVE:
             left = ", ".join(g for g in self.rules.negative_games if g not in self.negatives_played)
-            problems.append(
-                Problem.said(
-                    "GAME_PHASE",
-                    gettext_noop(
-                        "%(game)s (%(code)s) non si può chiamare finché restano giochi alla meno "
-                        "da giocare (%(left)s)"
-                    ),
-                    {"game": rule.name, "code": game, "left": left},
-                    smazzata=n,
-                    player=caller,
-                    field="game",
-                )
+            wrong(
+                "GAME_PHASE",
+                gettext_noop(
+                    "%(game)s (%(code)s) non si può chiamare finché restano giochi alla meno "
+                    "da giocare (%(left)s)"
+                ),
+                {"game": rule.name, "code": game, "left": left},
+                player=caller,
+                field="game",
             )
         elif rule.phase != NEGATIVE and game in self.positives_called[caller]:
-            problems.append(
-                Problem.said(
-                    "GAME_ALREADY_CALLED",
-                    gettext_noop("%(player)s ha già chiamato %(game)s (%(code)s) in questo turno"),
-                    {"player": caller, "game": rule.name, "code": game},
-                    smazzata=n,
-                    player=caller,
-                    field="game",
-                )
+            wrong(
+                "GAME_ALREADY_CALLED",
+                gettext_noop("%(player)s ha già chiamato %(game)s (%(code)s) in questo turno"),
+                {"player": caller, "game": rule.name, "code": game},
+                player=caller,
+                field="game",
             )
         forced = not problems and self.is_forced(caller)
         return CallCheck(tuple(problems), forced)

@@ -225,6 +225,11 @@ def score_smazzata(
     return SmazzataPoints(points, scazzata, cappotto)
 
 
+def _about(code: str, message: str, player: object, field: str) -> Problem:
+    """A problem of the player named in ``field`` (the name as written, even when no string)."""
+    return Problem(code, message, player=str(player), field=field)
+
+
 def check_turno_header(rules: RuleSet, players: Sequence[str], first_dealer: str) -> list[Problem]:
     problems: list[Problem] = []
     n = len(players)
@@ -242,21 +247,16 @@ def check_turno_header(rules: RuleSet, players: Sequence[str], first_dealer: str
             problems.append(Problem("PLAYER_NAME", "nome di giocatore vuoto", field="players"))
         elif p in seen:
             problems.append(
-                Problem(
-                    "PLAYER_DUPLICATE",
-                    f"{p} compare due volte al tavolo",
-                    player=p,
-                    field="players",
-                )
+                _about("PLAYER_DUPLICATE", f"{p} compare due volte al tavolo", p, "players")
             )
         seen.add(p)
     if first_dealer not in players:
         problems.append(
-            Problem(
+            _about(
                 "FIRST_DEALER",
                 f"il primo mazziere {first_dealer!r} non siede a questo tavolo",
-                player=str(first_dealer),
-                field="first_dealer",
+                first_dealer,
+                "first_dealer",
             )
         )
     return problems
@@ -294,20 +294,17 @@ def rank(
     for i, p in enumerate(tiebreak):
         if p not in totals:
             problems.append(
-                Problem(
+                _about(
                     "TIEBREAK_PLAYER",
                     f"lo spareggio nomina {p!r}, che non siede a questo tavolo",
-                    player=str(p),
-                    field="tiebreak",
+                    p,
+                    "tiebreak",
                 )
             )
         elif p in position:
             problems.append(
-                Problem(
-                    "TIEBREAK_DUPLICATE",
-                    f"{p} compare due volte nello spareggio",
-                    player=p,
-                    field="tiebreak",
+                _about(
+                    "TIEBREAK_DUPLICATE", f"{p} compare due volte nello spareggio", p, "tiebreak"
                 )
             )
         else:
@@ -349,75 +346,37 @@ def rank(
     return {p: i + 1 for i, p in enumerate(order)}, problems, tied
 
 
+def _not_seated(code: str, what: str, player: object, field: str) -> Problem:
+    return _about(code, f"{what} per {player!r}, che non siede a questo tavolo", player, field)
+
+
 def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
     problems: list[Problem] = []
     for pen in turno.penalties:
         if pen.player not in turno.players:
-            problems.append(
-                Problem(
-                    "PENALTY_PLAYER",
-                    f"penalità per {pen.player!r}, che non siede a questo tavolo",
-                    player=str(pen.player),
-                    field="penalties",
-                )
-            )
+            problems.append(_not_seated("PENALTY_PLAYER", "penalità", pen.player, "penalties"))
         if not _is_int(pen.points) or pen.points == 0 or abs(pen.points) > PENALTY_LIMIT:
-            problems.append(
-                Problem(
-                    "PENALTY_POINTS",
-                    "i punti di una penalità sono un numero intero diverso da zero, "
-                    f"tra -{PENALTY_LIMIT} e {PENALTY_LIMIT}",
-                    player=str(pen.player),
-                    field="penalties",
-                )
+            message = (
+                "i punti di una penalità sono un numero intero diverso da zero, "
+                f"tra -{PENALTY_LIMIT} e {PENALTY_LIMIT}"
             )
+            problems.append(_about("PENALTY_POINTS", message, pen.player, "penalties"))
         if not is_visible(str(pen.article or "")):
-            problems.append(
-                Problem(
-                    "PENALTY_ARTICLE",
-                    "una penalità deve citare l'articolo dello Statuto (6, 9, 15, 16 o altro)",
-                    player=str(pen.player),
-                    field="penalties",
-                )
-            )
+            message = "una penalità deve citare l'articolo dello Statuto (6, 9, 15, 16 o altro)"
+            problems.append(_about("PENALTY_ARTICLE", message, pen.player, "penalties"))
     seen: set[str] = set()
     for s in turno.sanctions:
         if s.player not in turno.players:
-            problems.append(
-                Problem(
-                    "SANCTION_PLAYER",
-                    f"sanzione per {s.player!r}, che non siede a questo tavolo",
-                    player=str(s.player),
-                    field="sanctions",
-                )
-            )
+            problems.append(_not_seated("SANCTION_PLAYER", "sanzione", s.player, "sanctions"))
         if s.kind != SANCTION_CONTATORE:
-            problems.append(
-                Problem(
-                    "SANCTION_KIND",
-                    f"sanzione sconosciuta: {s.kind!r} (solo {SANCTION_CONTATORE})",
-                    player=str(s.player),
-                    field="sanctions",
-                )
-            )
+            message = f"sanzione sconosciuta: {s.kind!r} (solo {SANCTION_CONTATORE})"
+            problems.append(_about("SANCTION_KIND", message, s.player, "sanctions"))
         if not is_visible(str(s.reason or "")):
-            problems.append(
-                Problem(
-                    "SANCTION_REASON",
-                    "la retrocessione per contatore richiede una motivazione",
-                    player=str(s.player),
-                    field="sanctions",
-                )
-            )
+            message = "la retrocessione per contatore richiede una motivazione"
+            problems.append(_about("SANCTION_REASON", message, s.player, "sanctions"))
         if s.player in seen:
-            problems.append(
-                Problem(
-                    "SANCTION_DUPLICATE",
-                    f"{s.player} ha già una retrocessione per contatore in questo turno",
-                    player=str(s.player),
-                    field="sanctions",
-                )
-            )
+            message = f"{s.player} ha già una retrocessione per contatore in questo turno"
+            problems.append(_about("SANCTION_DUPLICATE", message, s.player, "sanctions"))
         seen.add(s.player)
     return problems
 
