@@ -53,3 +53,9 @@ def localized(problem: Problem) -> Problem:
 
 def localized_all(problems: Iterable[Problem]) -> list[Problem]:
     return [localized(p) for p in problems]
+
+
+def described(problem: Problem) -> str:
+    """:meth:`Problem.describe`'s line (turno, smazzata, player, rule broken) in the active
+    language: what the commands print for each problem."""
+    return localized(problem).describe(gettext)

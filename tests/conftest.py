@@ -22,6 +22,11 @@ HYPOTHESIS_PROFILE = os.environ.get("KINGCLUB_HYPOTHESIS", "ci")
 hypothesis.settings.load_profile(HYPOTHESIS_PROFILE)
 LONG_RUN_FACTOR = 10
 
+# The commands speak the reader's language, read from the environment when no --lingua is given
+# (scoring/management/commands/_language.py): the suite reads them in Italian wherever it runs
+# (a subprocess inherits it); a test of another language passes --lingua or its own environment.
+os.environ["KINGCLUB_LANGUAGE"] = "it"
+
 
 def pytest_collection_modifyitems(config, items):
     """On an xdist worker, the longest modules first (see ``longest_first``); under the "long"

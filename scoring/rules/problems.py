@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from dataclasses import field as dc_field
 from typing import Any
@@ -47,6 +47,12 @@ def said_joined(separator: str, parts: list[Any]) -> Said:
     return Said(template, {f"p{i}": part for i, part in enumerate(parts)})
 
 
+# where a problem is, in :meth:`Problem.describe`'s line
+AT_TURNO = gettext_noop("turno %(turno)s")
+AT_SMAZZATA = gettext_noop("smazzata %(number)s")
+AT_PLAYER = gettext_noop("giocatore %(player)s")
+
+
 @dataclass(frozen=True)
 class Problem:
     """One broken rule.
@@ -77,15 +83,17 @@ class Problem:
     def in_turno(self, label: str) -> Problem:
         return replace(self, turno=label)
 
-    def describe(self) -> str:
-        """One line naming the turno, the smazzata, the player and the rule broken."""
+    def describe(self, say: Callable[[str], str] = str) -> str:
+        """One line naming the turno, the smazzata, the player and the rule broken; ``say``
+        translates the words of the line (the frame passes gettext, with the message already
+        in the reader's language: :func:`scoring.problem_text.described`)."""
         parts = []
         if self.turno:
-            parts.append(f"turno {self.turno}")
+            parts.append(say(AT_TURNO) % {"turno": self.turno})
         if self.smazzata is not None:
-            parts.append(f"smazzata {self.smazzata}")
+            parts.append(say(AT_SMAZZATA) % {"number": self.smazzata})
         if self.player is not None:
-            parts.append(f"giocatore {self.player}")
+            parts.append(say(AT_PLAYER) % {"player": self.player})
         where = ", ".join(parts)
         return (
             f"{where}: [{self.code}] {self.message}" if where else f"[{self.code}] {self.message}"
@@ -101,13 +109,17 @@ class RuleViolation(ValueError):
 
 
 # The problems of a JSON document's shape, the same words for every game and every reader.
-NOT_AN_OBJECT = Problem("FORMAT", "il documento deve essere un oggetto JSON")
-TURNI_NOT_A_LIST = Problem("FORMAT", "turni: deve essere una lista")
-TOO_DEEP = Problem(
-    "JSON_DEPTH", "JSON annidato troppo in profondità (al massimo 12 livelli)"
-)  # interchange.MAX_DEPTH
+NOT_AN_OBJECT = Problem.said("FORMAT", gettext_noop("il documento deve essere un oggetto JSON"))
+TURNI_NOT_A_LIST = Problem.said("FORMAT", gettext_noop("turni: deve essere una lista"))
+TOO_DEEP = Problem.said(
+    "JSON_DEPTH",
+    gettext_noop("JSON annidato troppo in profondità (al massimo %(levels)s livelli)"),
+    {"levels": 12},  # interchange.MAX_DEPTH
+)
 
 
 def not_utf8(at: int) -> Problem:
     """The document's byte ``at`` (from 0) is not UTF-8."""
-    return Problem("JSON_ENCODING", f"il file non è UTF-8 valido (byte {at})")
+    return Problem.said(
+        "JSON_ENCODING", gettext_noop("il file non è UTF-8 valido (byte %(at)s)"), {"at": at}
+    )

@@ -357,7 +357,8 @@ def get_system(code: Any) -> GameSystem:
     _load()
     if isinstance(code, str) and code in _REGISTRY:
         return _REGISTRY[code]
-    raise RuleViolation([Problem("RULESET", f"regolamento sconosciuto: {code!r}")])
+    unknown = gettext_noop("regolamento sconosciuto: %(code)s")
+    raise RuleViolation([Problem.said("RULESET", unknown, {"code": repr(code)})])
 
 
 def system_of_document(data: Any) -> GameSystem:

@@ -38,7 +38,13 @@ from scoring.rules.caf.interchange import (
 from scoring.rules.caf.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.caf.ruleset import RuleSet
 from scoring.rules.caf.turno import score_turno
-from scoring.rules.problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
+from scoring.rules.problems import (
+    NOT_AN_OBJECT,
+    TURNI_NOT_A_LIST,
+    Problem,
+    RuleViolation,
+    gettext_noop,
+)
 from scoring.rules.systems import system_of_document
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_record, game_turni
@@ -75,9 +81,10 @@ class _Columns:
         if len(value) > limit and (where, value) not in self.seen:
             self.seen.add((where, value))
             self.problems.append(
-                Problem(
+                Problem.said(
                     "TEXT_TOO_LONG",
-                    f"{where}: al massimo {limit} caratteri (sono {len(value)})",
+                    gettext_noop("%(where)s: al massimo %(limit)s caratteri (sono %(length)s)"),
+                    {"where": where, "limit": limit, "length": len(value)},
                     turno=turno,
                     field=where,
                 )
@@ -201,7 +208,13 @@ def season_import_stream(
     name = name or "stagione importata"
     if Season.objects.filter(name=name).exists():
         raise RuleViolation(
-            [Problem("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")]
+            [
+                Problem.said(
+                    "SEASON_EXISTS",
+                    gettext_noop("la stagione %(name)s esiste già: importazione annullata"),
+                    {"name": repr(name)},
+                )
+            ]
         )
     if current is None:
         current = not Season.objects.filter(is_current=True).exists()

@@ -33,7 +33,14 @@ import ijson
 from django.conf import settings
 
 from scoring.rules.caf.interchange import MAX_DEPTH, depth, loads
-from scoring.rules.problems import NOT_AN_OBJECT, TOO_DEEP, Problem, RuleViolation, not_utf8
+from scoring.rules.problems import (
+    NOT_AN_OBJECT,
+    TOO_DEEP,
+    Problem,
+    RuleViolation,
+    gettext_noop,
+    not_utf8,
+)
 
 HEADER_KEYS = ("format", "ruleset", "rules", "season", "roster")
 """The top-level fields the importer reads besides ``turni`` (SPEC §10)."""
@@ -64,8 +71,10 @@ def check_size(size: int, limit: int | None) -> None:
     if limit is not None and size > limit:
         raise RuleViolation(
             [
-                Problem(
-                    "JSON_TOO_LARGE", f"il documento è di {size} byte, oltre il limite di {limit}"
+                Problem.said(
+                    "JSON_TOO_LARGE",
+                    gettext_noop("il documento è di %(size)s byte, oltre il limite di %(limit)s"),
+                    {"size": size, "limit": limit},
                 )
             ]
         )
@@ -73,7 +82,13 @@ def check_size(size: int, limit: int | None) -> None:
 
 def too_many(limit: int) -> RuleViolation:
     return RuleViolation(
-        [Problem("JSON_TOO_MANY", f"il documento ha più di {limit} valori JSON, oltre il limite")]
+        [
+            Problem.said(
+                "JSON_TOO_MANY",
+                gettext_noop("il documento ha più di %(limit)s valori JSON, oltre il limite"),
+                {"limit": limit},
+            )
+        ]
     )
 
 
@@ -139,7 +154,8 @@ def read_json(raw: bytes | str, limits: Limits) -> Any:
 
 def _syntax(exc: Exception) -> RuleViolation:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return RuleViolation([Problem("JSON_SYNTAX", f"JSON non valido: {first}")])
+    invalid = gettext_noop("JSON non valido: %(error)s")
+    return RuleViolation([Problem.said("JSON_SYNTAX", invalid, {"error": first})])
 
 
 def _too_deep(value: Any, level: int) -> bool:
@@ -157,7 +173,7 @@ class DocumentFile:
         with self.path.open("rb") as f:
             shape = check_limits(f, limits)
         if shape is None:  # Python's json names the problem (season_import_file)
-            raise RuleViolation([Problem("JSON_SYNTAX", "JSON non valido")])
+            raise RuleViolation([Problem.said("JSON_SYNTAX", gettext_noop("JSON non valido"))])
         if not shape.is_object:
             raise RuleViolation([NOT_AN_OBJECT])
         else:

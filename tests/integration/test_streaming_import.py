@@ -120,7 +120,11 @@ def test_the_command_reads_the_file_turno_by_turno(season, tmp_path, monkeypatch
     monkeypatch.setattr(interchange, "loads", None)  # a whole parse would fail
     out = io.StringIO()
     call_command("import_season", str(write(tmp_path / "s.json", copy_of(season))), stdout=out)
-    assert out.getvalue().strip() == f"imported season Copia: {TURNI} turni"
+    assert out.getvalue().strip() == f"stagione Copia importata: {TURNI} turni"
+    out = io.StringIO()
+    path = write(tmp_path / "e.json", copy_of(season, "English"))
+    call_command("import_season", str(path), language="en", stdout=out)
+    assert out.getvalue().strip() == f"imported season English: {TURNI} turni"
 
 
 def test_a_problem_in_the_last_turno_writes_nothing(season, tmp_path):
@@ -133,9 +137,16 @@ def test_a_problem_in_the_last_turno_writes_nothing(season, tmp_path):
     assert [p.turno for p in exc.value.problems] == [f"{last['date']} #{last['number']}"]
     assert (Season.objects.count(), Turno.objects.count()) == before
     err = io.StringIO()
-    with pytest.raises(CommandError, match=r"nothing imported: 1 problem\(s\)"):
+    with pytest.raises(CommandError, match=r"^nulla importato: 1 problema$"):
         call_command("import_season", str(tmp_path / "bad.json"), stderr=err)
     assert f"{last['date']} #{last['number']}" in err.getvalue()
+    # in English (--language en): the frame's words and the engine's, the data's names kept
+    err = io.StringIO()
+    with pytest.raises(CommandError, match=r"^nothing imported: 1 problem$"):
+        call_command("import_season", str(tmp_path / "bad.json"), language="en", stderr=err)
+    (line,) = err.getvalue().splitlines()
+    assert line.startswith(f"turno {last['date']} #{last['number']}, smazzata 1: [COUNT_SUM] ")
+    assert "the results add up to" in line and "la somma" not in line
 
 
 @pytest.mark.parametrize(

@@ -98,13 +98,13 @@ def test_a_file_above_the_web_limit_imports_through_the_command(season, settings
         read_document(path.read_bytes())
     assert refused.value.problems[0].code == "JSON_TOO_LARGE"
 
-    with pytest.raises(CommandError, match="nothing imported"):
+    with pytest.raises(CommandError, match="nulla importato"):
         call_command("import_season", str(path), "--max-size", "1K", stderr=io.StringIO())
     assert not Season.objects.filter(name="2026-27 copia").exists()
 
     out = io.StringIO()
     call_command("import_season", str(path), stdout=out)
     copy = Season.objects.get(name="2026-27 copia")
-    assert out.getvalue().strip() == f"imported season 2026-27 copia: {len(doc['turni'])} turni"
+    assert out.getvalue().strip() == f"stagione 2026-27 copia importata: {len(doc['turni'])} turni"
     again = season_export(season=copy)
     assert again["turni"] == doc["turni"]

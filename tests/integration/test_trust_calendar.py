@@ -205,7 +205,7 @@ def test_an_import_with_a_far_date_is_refused_and_nothing_stored(code, tmp_path)
     path = tmp_path / "far.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     err = io.StringIO()
-    with pytest.raises(CommandError, match=r"nothing imported"):
+    with pytest.raises(CommandError, match=r"nulla importato"):
         call_command("import_season", str(path), stderr=err)
     assert "31/12/9999" in err.getvalue()
     assert Season.objects.count() == seasons

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -94,3 +95,82 @@ def test_garbage_is_refused_with_a_clear_line(tmp_path, content, code):
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert f"[{code}]" in proc.stderr
+
+
+def _broken(tmp_path: Path) -> Path:
+    """A season whose second turno has a smazzata that does not add up, and a stranger calling."""
+    doc = simulated_season(
+        name="x", players=["Anna", "Bruno", "Carla", "Dario"], giornate=2, seed=1, attendance=1.0
+    )
+    t = doc["turni"][1]
+    t["smazzate"][3]["result"][t["players"][0]] += 1  # 14 hands of 13
+    t["smazzate"][5]["caller"] = "Zorro"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_the_environments_language_says_the_problems_in_english(tmp_path):
+    """LANG=en_US.UTF-8 (and no --lingua): every line of the refusal in English."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KINGCLUB_LANGUAGE", "LANGUAGE")}
+    env |= {"LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path}/missing/dir/db.sqlite3"
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "kingscore", str(_broken(tmp_path))],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.splitlines()
+    assert lines[:2] == [
+        "turno 2026-09-11 #1, smazzata 4: [COUNT_SUM] Non fare mani: the results add up to 14, "
+        "but they must be 13 (tricks in a deck of 52 cards)",
+        "turno 2026-09-11 #1, smazzata 6, player Zorro: [CALLER_UNKNOWN] the caller 'Zorro' "
+        "does not sit at this table",
+    ]
+    assert not any("giocatore" in line for line in lines)
+
+
+def test_the_option_wins_over_the_environment(tmp_path, monkeypatch):
+    """--lingua it with an English environment: Italian; --language en: English."""
+    from django.core.management import call_command
+
+    monkeypatch.setenv("KINGCLUB_LANGUAGE", "en")
+    path = _broken(tmp_path)
+    said = {}
+    for language in ("it", "en"):
+        err = io.StringIO()
+        with pytest.raises(SystemExit) as exc:
+            call_command("kingscore", str(path), language=language, stderr=err)
+        assert exc.value.code == 2
+        said[language] = err.getvalue().splitlines()[1]
+    assert said == {
+        "it": "turno 2026-09-11 #1, smazzata 6, giocatore Zorro: [CALLER_UNKNOWN] "
+        "il chiamante 'Zorro' non siede a questo tavolo",
+        "en": "turno 2026-09-11 #1, smazzata 6, player Zorro: [CALLER_UNKNOWN] "
+        "the caller 'Zorro' does not sit at this table",
+    }
+
+
+@pytest.mark.parametrize(
+    ("environment", "language"),
+    [
+        ({"LANG": "en_GB.UTF-8"}, "en"),
+        ({"LANGUAGE": "fr:en_US", "LANG": "it_IT.UTF-8"}, "en"),  # the first one known
+        ({"LC_ALL": "C", "LANG": "en_US.UTF-8"}, "en"),  # "C" names no language
+        ({"LC_ALL": "C.UTF-8"}, "it"),  # none named: the club's own
+        ({"KINGCLUB_LANGUAGE": "en", "LANG": "it_IT.UTF-8"}, "en"),
+        ({"LC_MESSAGES": "de_DE", "LANG": "en"}, "en"),
+    ],
+)
+def test_the_language_of_the_environment(monkeypatch, environment, language):
+    from scoring.management.commands._language import ENVIRONMENT, environment_language
+
+    for name in ENVIRONMENT:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert environment_language() == language

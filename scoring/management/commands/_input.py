@@ -6,10 +6,12 @@ import sys
 from pathlib import Path
 
 from django.core.management.base import CommandError
+from django.utils.translation import gettext
 
 
 def _unreadable(path: str, exc: OSError) -> CommandError:
-    return CommandError(f"cannot read {path}: {exc.strerror}")
+    cannot = gettext("impossibile leggere %(path)s: %(error)s")
+    return CommandError(cannot % {"path": path, "error": exc.strerror})
 
 
 def read_input(path: str) -> bytes:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.management.commands._input import read_input, readable
+from scoring.management.commands._language import ReaderCommand
 from scoring.models import Turno
+from scoring.problem_text import described
 from scoring.rules.problems import RuleViolation
 from scoring.services.interchange import read_document, season_import, season_import_file
 
@@ -28,19 +31,22 @@ def size(text: str) -> int:
     return int(match[1]) * UNITS[match[2]]
 
 
-class Command(BaseCommand):
-    help = (
-        "Import a season from a kingclub/v1 JSON document (its turni closed), in one transaction."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Importa una stagione da un documento JSON kingclub/v1 (i suoi turni chiusi), in una "
+        "sola transazione."
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
+        parser.add_argument(
+            "file", help=gettext("il documento JSON kingclub/v1 ('-' per lo standard input)")
+        )
         parser.add_argument(
             "--max-size",
             type=size,
             default=None,
             metavar="BYTES",
-            help="refuse a document larger than this (e.g. 80M; default: no limit)",
+            help=gettext("rifiuta un documento più grande (es. 80M; predefinito: nessun limite)"),
         )
 
     def handle(self, *args, **options) -> None:
@@ -52,9 +58,16 @@ class Command(BaseCommand):
                 season = season_import_file(readable(path), limit=limit)
         except RuleViolation as exc:
             for problem in exc.problems:
-                self.stderr.write(problem.describe())
-            raise CommandError(
-                f"nothing imported: {len(exc.problems)} problem(s)", returncode=2
-            ) from None
+                self.stderr.write(described(problem))
+            count = len(exc.problems)
+            nothing = ngettext(
+                "nulla importato: %(count)s problema", "nulla importato: %(count)s problemi", count
+            )
+            raise CommandError(nothing % {"count": count}, returncode=2) from None
         turni = Turno.objects.filter(season=season).count()
-        self.stdout.write(f"imported season {season.name}: {turni} turni")
+        imported = ngettext(
+            "stagione %(name)s importata: %(count)s turno",
+            "stagione %(name)s importata: %(count)s turni",
+            turni,
+        )
+        self.stdout.write(imported % {"name": season.name, "count": turni})

@@ -1,25 +1,33 @@
-"""Score a ``kingclub/v1`` document without a database (SPEC §10)."""
+"""Score a ``kingclub/v1`` document without a database (SPEC §10).
+
+Its messages are in the reader's language (:mod:`._language`); the output document is JSON."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from django.core.management.base import BaseCommand
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.management.commands._input import read_input
+from scoring.management.commands._language import ReaderCommand
+from scoring.problem_text import described
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import system_of_document
 from scoring.services.jsonread import Limits, read_json
 
 
-class Command(BaseCommand):
-    help = "Score a kingclub/v1 JSON document and print the output document (no database)."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Calcola un documento JSON kingclub/v1 e stampa il documento di uscita (senza database)."
+    )
     requires_system_checks: list = []
     requires_migrations_checks = False
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("file", help="the kingclub/v1 JSON document ('-' for stdin)")
+        parser.add_argument(
+            "file", help=gettext("il documento JSON kingclub/v1 ('-' per lo standard input)")
+        )
 
     def handle(self, *args, **options) -> None:
         raw = read_input(options["file"])
@@ -28,6 +36,6 @@ class Command(BaseCommand):
             out = system_of_document(data).score_document(data)
         except RuleViolation as exc:
             for problem in exc.problems:
-                self.stderr.write(problem.describe())
+                self.stderr.write(described(problem))
             sys.exit(2)
         self.stdout.write(json.dumps(out, ensure_ascii=False, indent=2))

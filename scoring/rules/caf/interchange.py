@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from ..problems import NOT_AN_OBJECT, TOO_DEEP, TURNI_NOT_A_LIST, Problem, RuleViolation, not_utf8
+from ..problems import (
+    NOT_AN_OBJECT,
+    TOO_DEEP,
+    TURNI_NOT_A_LIST,
+    Problem,
+    RuleViolation,
+    gettext_noop,
+    not_utf8,
+)
 from ..text import TextError, clean_text
 from .records import (
     Penalty,
@@ -75,9 +83,9 @@ def loads(text: str | bytes) -> Any:
     except RecursionError:
         raise RuleViolation([TOO_DEEP]) from None
     except json.JSONDecodeError as exc:
-        raise RuleViolation(
-            [Problem("JSON_SYNTAX", f"JSON non valido: {exc.msg} (riga {exc.lineno})")]
-        ) from None
+        invalid = gettext_noop("JSON non valido: %(error)s (riga %(line)s)")
+        values = {"error": exc.msg, "line": exc.lineno}
+        raise RuleViolation([Problem.said("JSON_SYNTAX", invalid, values)]) from None
     if depth(data) > MAX_DEPTH:
         raise RuleViolation([TOO_DEEP])
     return data
@@ -121,9 +129,9 @@ def parse_header(
     Problems are appended to ``problems``; the rules are None when they cannot be known.
     """
     if data.get("format") != FORMAT:
-        problems.append(
-            Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
-        )
+        unknown = gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)")
+        values = {"format": repr(data.get("format")), "expected": FORMAT}
+        problems.append(Problem.said("FORMAT", unknown, values))
     code = data.get("ruleset", "caf")
     if rules is None and isinstance(data.get("rules"), dict):
         try:
@@ -136,7 +144,8 @@ def parse_header(
         except RuleSetError:
             rules = None
         if rules is None:
-            problems.append(Problem("RULESET", f"regolamento sconosciuto: {code!r}"))
+            unknown = gettext_noop("regolamento sconosciuto: %(code)s")
+            problems.append(Problem.said("RULESET", unknown, {"code": repr(code)}))
     season = data.get("season", "")
     if not isinstance(season, str):
         problems.append(Problem("FORMAT", "season: deve essere un testo"))
