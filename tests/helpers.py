@@ -1,10 +1,12 @@
-"""Helpers shared by the database tests: turni played through the services."""
+"""Helpers shared by the database tests: turni played through the services, deals they type
+(``tools.redteam`` posts the Skat one too)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import random
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from scoring.models import Season, Turno
 from scoring.rules.caf import SmazzataRecord, TurnoRecord, caf
@@ -30,3 +32,34 @@ def play_turno(
     if close:
         turno_close(turno=turno, tiebreak=record.tiebreak)
     return turno, record
+
+
+def grand_hand() -> dict[str, Any]:
+    """SPEC-skat §13, preisskat.org's Grand hand with 4, schneider announced: the declarer Bruno
+    takes 89 card points in 7 tricks (the opponents 31); 8 × 24 = 192, schneider missed: lost
+    (−384 by default), as the engine records it."""
+    return {
+        "declarer": "Bruno",
+        "game": "GRAND",
+        "bid": 48,
+        "matadors": 4,
+        "with": True,
+        "hand": True,
+        "schneider_announced": True,
+        "declarer_points": 89,
+        "declarer_tricks": 7,
+    }
+
+
+# the same deal as the live screen's form posts it (a box ticked is "1")
+GRAND_HAND_FORM = {k: "1" if v is True else str(v) for k, v in grand_hand().items()}
+
+
+def bruno_closes() -> dict[str, Any]:
+    """A Ramino deal of Anna, Bruno, Carla, Dario: Bruno closes normally (−10), Anna keeps 34
+    points in hand, Carla 12, Dario 55."""
+    return {
+        "closer": "Bruno",
+        "close": "NORMALE",
+        "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
+    }

@@ -232,6 +232,7 @@ def big_keys(run: Run, club: dict[str, Any]) -> None:
 
     from scoring.api import turno_start
     from scoring.models import Smazzata
+    from tests.helpers import GRAND_HAND_FORM
 
     for who, user in (("anonymous", None), ("segretario", club["users"]["segretario"])):
         c = _client(user)
@@ -243,7 +244,7 @@ def big_keys(run: Run, club: dict[str, Any]) -> None:
         season=club["skat"], date=dt.date(2026, 11, 20), players=P4[:3], first_dealer="Anna"
     )
     c = _client(club["users"]["segretario"])
-    c.post(reverse("scoring:turno_smazzata", args=[lista.pk]), GRAND_HAND)
+    c.post(reverse("scoring:turno_smazzata", args=[lista.pk]), GRAND_HAND_FORM)
     recorded = Smazzata.objects.filter(turno=lista).count()
     live = reverse("scoring:turno_live", args=[lista.pk])
     for value in ("999999", "9" * 20):
@@ -251,19 +252,6 @@ def big_keys(run: Run, club: dict[str, Any]) -> None:
         run.add("4", f"Skat live screen ?correggi={value}", r.status_code == 404,
                 str(r.status_code))  # fmt: skip
     club["lista"], club["recorded"] = lista, recorded
-
-
-GRAND_HAND = {  # SPEC-skat §13: Grand hand with 4, schneider announced
-    "declarer": "Bruno",
-    "game": "GRAND",
-    "bid": "48",
-    "with": "1",
-    "matadors": "4",
-    "hand": "1",
-    "schneider_announced": "1",
-    "declarer_points": "89",
-    "declarer_tricks": "7",
-}
 
 
 def absurd_input(run: Run, club: dict[str, Any]) -> None:
@@ -274,6 +262,7 @@ def absurd_input(run: Run, club: dict[str, Any]) -> None:
     from scoring.models import Player, PlayerPin, Smazzata, Turno
     from scoring.services.confirmations import pin_set
     from scoring.services.interchange import season_import
+    from tests.helpers import GRAND_HAND_FORM
 
     seg = _client(club["users"]["segretario"])
     pk = {p.name: p.pk for p in Player.objects.filter(name__in=P4)}
@@ -326,7 +315,7 @@ def absurd_input(run: Run, club: dict[str, Any]) -> None:
     for typed in ("8_9", "٨٩"):
         r = seg.post(
             reverse("scoring:turno_smazzata", args=[lista.pk]),
-            {**GRAND_HAND, "declarer_points": typed},
+            {**GRAND_HAND_FORM, "declarer_points": typed},
         )
         now = Smazzata.objects.filter(turno=lista).count()
         run.add("6c", f"Skat declarer's points typed {typed!r}",

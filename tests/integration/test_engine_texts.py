@@ -21,6 +21,7 @@ from scoring.models import Player, Smazzata
 from scoring.services.games import game_smazzata_record
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
+from tests.helpers import bruno_closes, grand_hand
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -67,17 +68,7 @@ DEALS = [
         "skat-isko",
         NAMES[:3],
         "Anna",
-        {
-            "declarer": "Bruno",
-            "game": "GRAND",
-            "bid": 48,
-            "matadors": 4,
-            "with": True,
-            "hand": True,
-            "schneider_announced": True,
-            "declarer_points": 89,
-            "declarer_tricks": 7,
-        },
+        grand_hand(),
         f"Bruno: Grand, valore 192, perso {MINUS}384",
         f"Bruno: Grand, value 192, lost {MINUS}384",
     ),
@@ -160,14 +151,7 @@ def test_the_skat_list_in_english_has_no_italian_engine_words(segretario_client,
 def ramino(members):
     turno = _start("ramino-101", NAMES, "Anna")
     # Bruno closes normally (−10); Anna 34, Carla 12, Dario 55 points left in hand
-    game_smazzata_record(
-        turno=turno,
-        record={
-            "closer": "Bruno",
-            "close": "NORMALE",
-            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
-        },
-    )
+    game_smazzata_record(turno=turno, record=bruno_closes())
     return turno
 
 
@@ -186,14 +170,7 @@ def test_ramino_notes_say_the_distance_once_there_are_points(segretario_client, 
     live = reverse("scoring:turno_live", args=[turno.pk])
     page = _text(segretario_client.get(live))
     assert "a 101 da 101" not in page and "ne mancano" not in page
-    game_smazzata_record(
-        turno=turno,
-        record={
-            "closer": "Bruno",
-            "close": "NORMALE",
-            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
-        },
-    )
+    game_smazzata_record(turno=turno, record=bruno_closes())
     page = _text(segretario_client.get(live))
     # 101 − 34 = 67, 101 − 12 = 89, 101 − 55 = 46; Bruno at −10 has all of it ahead of him too
     assert "ne mancano 67 per uscire a 101" in page

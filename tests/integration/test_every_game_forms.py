@@ -14,6 +14,7 @@ from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.seasons_close import season_close
 from scoring.services.turni import turno_start
+from tests.helpers import bruno_closes
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina"]
@@ -217,14 +218,7 @@ def test_the_player_page_names_the_games_and_writes_averages_alike(client, membe
     from scoring.services.games import game_smazzata_record, game_turno_close
 
     turno = _start("ramino-101", 4)
-    game_smazzata_record(
-        turno=turno,
-        record={
-            "closer": "Bruno",
-            "close": "NORMALE",
-            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
-        },
-    )
+    game_smazzata_record(turno=turno, record=bruno_closes())
     game_smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
     game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
     anna = Player.objects.get(name="Anna")

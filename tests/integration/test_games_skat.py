@@ -20,6 +20,7 @@ from scoring.selectors_games import verbale_rows
 from scoring.services.games import game_penalita_add, game_smazzata_record, game_turno_close
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
+from tests.helpers import GRAND_HAND_FORM as GRAND_HAND  # SPEC-skat §13: Grand hand, 31
 
 pytestmark = pytest.mark.django_db
 P3 = ["Anna", "Bruno", "Carla"]
@@ -51,19 +52,6 @@ def text(response) -> str:
 def points(response) -> dict[str, str]:
     html = response.content.decode()
     return dict(re.findall(r'<tr data-player="(\w+)">.*?data-points="(-?\d+)"', html))
-
-
-GRAND_HAND = {  # SPEC-skat §13, preisskat.org: Grand hand with 4, schneider announced, 31
-    "declarer": "Bruno",
-    "game": "GRAND",
-    "bid": "48",
-    "with": "1",
-    "matadors": "4",
-    "hand": "1",
-    "schneider_announced": "1",
-    "declarer_points": "89",
-    "declarer_tricks": "7",
-}
 
 
 def test_a_grand_hand_with_matadors_is_valued_as_it_is_typed(segretario_client, lista):

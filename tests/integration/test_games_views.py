@@ -11,6 +11,7 @@ from django.urls import reverse
 from scoring.models import Player, Seat, Smazzata, Turno
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
+from tests.helpers import bruno_closes
 
 pytestmark = pytest.mark.django_db
 P4 = ["Anna", "Bruno", "Carla", "Dario"]
@@ -250,12 +251,5 @@ def test_a_members_page_of_a_ramino_season_follows_the_turno_in_corso(client, tu
     url = reverse("scoring:player", args=[turno.first_dealer.pk]) + f"?stagione={turno.season.pk}"
     before = client.get(url).content.decode()
     assert 'data-game="NORMALE"' not in before
-    game_smazzata_record(
-        turno=turno,
-        record={
-            "closer": "Bruno",
-            "close": "NORMALE",
-            "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
-        },
-    )
+    game_smazzata_record(turno=turno, record=bruno_closes())
     assert 'data-game="NORMALE"' in client.get(url).content.decode()
