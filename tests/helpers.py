@@ -23,15 +23,39 @@ def record_smazzate(turno: Turno | int, smazzate: Iterable[SmazzataRecord], firs
 
 
 def play_turno(
-    season: Season, date: dt.date, players: Sequence[str], seed: int, close: bool = True
+    season: Season,
+    date: dt.date,
+    players: Sequence[str],
+    seed: int,
+    close: bool = True,
+    deals: int | None = None,
 ) -> tuple[Turno, TurnoRecord]:
-    """A turno simulated card by card (``seed``), recorded smazzata by smazzata, closed."""
+    """A turno simulated card by card (``seed``), recorded smazzata by smazzata, closed; or in
+    corso (``close=False``) with only its first ``deals`` smazzate."""
     record = simulate_turno(caf(), players, random.Random(seed), first_dealer=players[0])
     turno = turno_start(season=season, date=date, players=players, first_dealer=players[0])
-    record_smazzate(turno, record.smazzate)
+    record_smazzate(turno, record.smazzate[:deals])
     if close:
         turno_close(turno=turno, tiebreak=record.tiebreak)
     return turno, record
+
+
+def penalised_season() -> Season:
+    """A C.A.F. season as the demo simulates it, imported: five members over two giornate
+    (seed 3), a penalità and a sanction on every turno, every turno closed."""
+    from scoring.demo import simulated_season
+    from scoring.services.interchange import season_import
+
+    return season_import(
+        data=simulated_season(
+            name="2026-27",
+            players=["Anna", "Bruno", "Carla", "Dario", "Elena"],
+            giornate=2,
+            seed=3,
+            penalty_chance=1.0,
+            sanction_chance=1.0,
+        )
+    )
 
 
 def grand_hand() -> dict[str, Any]:

@@ -12,7 +12,6 @@ explicit recompute) and leaves the season equal to a replay by the engine.
 from __future__ import annotations
 
 import datetime as dt
-import random
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -43,10 +42,10 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import enrollment_add, season_recompute
-from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
+from scoring.services.turni import turno_close, turno_reopen
 from tests.conftest import database_writes, kept_for_the_scope
+from tests.helpers import penalised_season, play_turno
 
 pytestmark = pytest.mark.django_db
 
@@ -160,30 +159,11 @@ def world(db, _world, settings) -> dict[str, Any]:
 def _build_world(admin_user) -> dict[str, Any]:
     """A season with closed turni (penalità, sanctions), one of them reopened with a reason and
     closed again, an open turno with smazzate, and a member on the roster who never played."""
-    from scoring.demo import simulated_season
-    from scoring.services.interchange import season_import
-
-    season = season_import(
-        data=simulated_season(
-            name="2026-27",
-            players=["Anna", "Bruno", "Carla", "Dario", "Elena"],
-            giornate=2,
-            seed=3,
-            penalty_chance=1.0,
-            sanction_chance=1.0,
-        )
-    )
+    season = penalised_season()
     closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
     turno_reopen(turno=closed, reason="errore di trascrizione", user=admin_user)
     turno_close(turno=closed, user=admin_user)
-    record = simulate_turno(season.ruleset, PLAYERS, random.Random(5), first_dealer="Anna")
-    open_turno = turno_start(
-        season=season, date=dt.date(2026, 10, 2), players=PLAYERS, first_dealer="Anna"
-    )
-    for sm in record.smazzate[:2]:
-        smazzata_record(
-            turno=open_turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump
-        )
+    open_turno, _ = play_turno(season, dt.date(2026, 10, 2), PLAYERS, seed=5, close=False, deals=2)
     franco = Player.objects.create(name="Franco")
     enrollment_add(season=season, player=franco)
     # a row for each of the club room's tables (issue 17) and a stored Verbale (issue 16)

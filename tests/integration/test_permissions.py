@@ -12,7 +12,6 @@ leave the database exactly as it was.
 from __future__ import annotations
 
 import datetime as dt
-import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,14 +26,12 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from scoring.demo import simulated_season
 from scoring.models import Penalita, Player, Sanction, Season, Turno
-from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.games import game_smazzata_record, game_turno_close
-from scoring.services.interchange import season_import
 from scoring.services.season import season_create
-from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
+from scoring.services.turni import penalita_add, sanction_add, turno_start
 from tests.conftest import database_writes, kept_for_the_scope
+from tests.helpers import penalised_season, play_turno
 
 pytestmark = pytest.mark.django_db
 
@@ -469,16 +466,7 @@ MISSING_PK = 987654
 def _build_world() -> dict[str, Any]:
     """A season with closed turni (penalità and sanctions on them), an open turno with smazzate,
     a penalità and a sanction, an open turno with no smazzate, and a player."""
-    season: Season = season_import(
-        data=simulated_season(
-            name="2026-27",
-            players=["Anna", "Bruno", "Carla", "Dario", "Elena"],
-            giornate=2,
-            seed=3,
-            penalty_chance=1.0,
-            sanction_chance=1.0,
-        )
-    )
+    season: Season = penalised_season()
     closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
     assert closed is not None
     closed_pen = Penalita.objects.filter(turno=closed).first()
@@ -486,20 +474,7 @@ def _build_world() -> dict[str, Any]:
     assert closed_pen is not None and closed_san is not None
 
     players = ["Anna", "Bruno", "Carla", "Dario"]
-    rules = season.ruleset
-    record = simulate_turno(rules, players, random.Random(5), first_dealer=players[0])
-    open_turno = turno_start(
-        season=season, date=dt.date(2026, 10, 2), players=players, first_dealer=players[0]
-    )
-    for i, sm in enumerate(record.smazzate[:3], start=1):
-        smazzata_record(
-            turno=open_turno,
-            game=sm.game,
-            caller=sm.caller,
-            counts=sm.result,
-            trump=sm.trump,
-            number=i,
-        )
+    open_turno, _ = play_turno(season, dt.date(2026, 10, 2), players, seed=5, close=False, deals=3)
     open_pen = penalita_add(turno=open_turno, player="Anna", points=-5, article="6", reason="r")
     open_san = sanction_add(turno=open_turno, player="Bruno", reason="contatore")
     empty = turno_start(
