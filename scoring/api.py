@@ -35,6 +35,7 @@ from scoring.services import season as _season
 from scoring.services import turni as _turni
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
 from scoring.services.recording import ledger_of
+from scoring.services.turno_frame import reopen_reason
 
 __all__ = [
     "member_enroll",
@@ -226,14 +227,7 @@ def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
     again from its giornata."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    reason = user_text(
-        reason,
-        field="reason",
-        label="motivazione",
-        max_length=2000,
-        code="REOPEN_REASON",
-        empty="per riaprire un turno chiuso serve una motivazione",
-    )
+    reason = reopen_reason(reason)
     return ledger_of(turno.season).turno_reopen(turno=turno, reason=reason, user=user)
 
 

@@ -91,8 +91,10 @@ def _label(date: dt.date, number: int) -> str:
     return f"{date:%d/%m/%Y} #{number}"
 
 
-def _caf_ids(seasons: list[Season]) -> list[int]:
-    return [s.pk for s in seasons if not s.is_generic]
+def _titled_ids(seasons: list[Season]) -> list[int]:
+    """The seasons of a game that awards titles (and league points per turno, ratios, cappotti):
+    the club's records are theirs."""
+    return [s.pk for s in seasons if s.system.awards_titles]
 
 
 def _seat_record(code: str, qs, value_field: str, names: dict[int, str]) -> Record:
@@ -132,12 +134,12 @@ def _count_record(code: str, rows: list[tuple[int, str, int]]) -> Record:
     return Record(code, best, holders, max(0, len(top) - HOLDERS_SHOWN))
 
 
-def _longest_streak(caf: list[int], names: dict[int, str]) -> Record:
+def _longest_streak(titled: list[int], names: dict[int, str]) -> Record:
     """The longest run of Scudetti in consecutive giornate of a season (SPEC §8.3: an absence,
     or a giornata without the Scudetto, ends it), from the giornate played and the Scudetti."""
     days: dict[int, list[dt.date]] = defaultdict(list)
     for sid, date in (
-        Giornata.objects.filter(season_id__in=caf, lowest__isnull=False)
+        Giornata.objects.filter(season_id__in=titled, lowest__isnull=False)
         .order_by("season_id", "date")
         .values_list("season_id", "date")
     ):
@@ -145,7 +147,9 @@ def _longest_streak(caf: list[int], names: dict[int, str]) -> Record:
     index = {sid: {d: i for i, d in enumerate(dates)} for sid, dates in days.items()}
     won: dict[tuple[int, int, str], set[int]] = defaultdict(set)
     for sid, pid, name, date in (
-        TitleAward.objects.filter(season_id__in=caf, code="SCUDETTO", seat__turno__status="chiuso")
+        TitleAward.objects.filter(
+            season_id__in=titled, code="SCUDETTO", seat__turno__status="chiuso"
+        )
         .order_by()
         .values_list("season_id", "player_id", "player__name", "seat__turno__giornata__date")
     ):
@@ -208,16 +212,16 @@ def albo_doro(*, published_only: bool = False) -> AlboDoro:
         by_pk[sid].titles[code] = winners
         by_pk[sid].title_totals[code] = sum(w.count for w in winners)
 
-    caf = _caf_ids(seasons)
-    closed_seats = Seat.objects.filter(turno__season_id__in=caf, turno__status=Turno.CHIUSO)
+    titled = _titled_ids(seasons)
+    closed_seats = Seat.objects.filter(turno__season_id__in=titled, turno__status=Turno.CHIUSO)
     scudetti = list(
-        TitleAward.objects.filter(season_id__in=caf, code="SCUDETTO")
+        TitleAward.objects.filter(season_id__in=titled, code="SCUDETTO")
         .order_by()
         .values_list("player_id", "player__name")
         .annotate(n=Count("id"))
     )
     cappotti = list(
-        Smazzata.objects.filter(turno__season_id__in=caf, cappotto__isnull=False)
+        Smazzata.objects.filter(turno__season_id__in=titled, cappotto__isnull=False)
         .order_by()
         .values_list("cappotto_id", "cappotto__name")
         .annotate(n=Count("id"))
@@ -227,7 +231,7 @@ def albo_doro(*, published_only: bool = False) -> AlboDoro:
         _seat_record("BEST_RATIO", closed_seats.filter(place__gt=1), "ratio", names),
         _seat_record("BEST_TOTAL", closed_seats, "total", names),
         _count_record("MOST_SCUDETTI", scudetti),
-        _longest_streak(caf, names),
+        _longest_streak(titled, names),
         _count_record("MOST_CAPPOTTI", cappotti),
     ]
     cappotti_total = sum(n for _, _, n in cappotti)

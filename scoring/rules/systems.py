@@ -246,6 +246,16 @@ class BaseSystem:
         defaults."""
         return calendar_of(rules, one_turno_a_day=self.one_turno_a_day)
 
+    def check_table(self, rules: Any, players: Sequence[str], first_dealer: str) -> list[Problem]:
+        """Every problem of a new turno's table (its players in seat order) and first dealer:
+        an empty turno scored by the system (:meth:`LedgerSystem.score_running`)."""
+        empty = {"players": list(players), "first_dealer": first_dealer, "smazzate": []}
+        try:
+            self.score_running(rules, empty)  # type: ignore[attr-defined]
+        except RuleViolation as exc:
+            return list(exc.problems)
+        return []
+
     def preview(self, rules: Any, turno: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
         """The next deal as the form stands (only for a system with ``has_preview``)."""
         raise NotImplementedError(f"{self.label} has no preview")

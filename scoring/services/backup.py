@@ -31,29 +31,22 @@ from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
 
 from scoring.models import (
-    Absence,
-    Giornata,
     Player,
-    PlayerFigures,
     Season,
     Seat,
-    Standing,
     Turno,
 )
 from scoring.records import record_names, record_seats, state_ids, state_names
-from scoring.rules.caf import score_turno
-from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document, score_document
+from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document
 from scoring.rules.caf.ruleset import json_strings
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
-from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.bulk import insert_rows
-from scoring.services.games import game_differences
-from scoring.services.interchange import season_export, season_import
+from scoring.services.interchange import season_import
 from scoring.services.jsonstream import Stream, materialize
 from scoring.services.ledger import season_differences
-from scoring.services.season import player_figures_fill, seat_figures_fill
+from scoring.services.recording import ledger_of
 from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
 
 BACKUP_FORMAT = "kingclub/v2-backup"
@@ -530,62 +523,40 @@ def wipe_club() -> None:
 
 
 def _fill_player_figures() -> None:
-    """What the player page reads of each C.A.F. season, which a backup does not hold: each
-    row's :class:`PlayerFigures`, from the restored play; and each closed seat's figures of its
-    turno, which a backup taken before they were kept restores empty."""
+    """What the pages read of each season that a backup does not hold (C.A.F.: each row's
+    :class:`PlayerFigures`, from the restored play, and each closed seat's figures of its
+    turno, which a backup taken before they were kept restores empty)."""
     for season in Season.objects.order_by("pk"):
-        if not season.is_generic:
-            seat_figures_fill(season=season)
-            player_figures_fill(
-                season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO
-            )
+        ledger_of(season).restored(season)
 
 
 def _verify_with_engine() -> None:
-    """The restored play must be what the engine accepts: the closed turni of each season as
-    a whole season, the open ones turno by turno; and every derived row the backup holds (a
-    seat's place, ratio, series and league points, titles, giornate, absences, the Classifica)
-    must equal the replay (``check_ledger``'s comparison), for every game: a result edited in
-    the file is refused before the transaction commits."""
+    """The restored play must be what the engine accepts (:meth:`Ledger.replay_problems`: for
+    C.A.F. the closed turni of each season as a whole season, the open ones turno by turno); and
+    every derived row the backup holds (a seat's place, ratio, series and league points, titles,
+    giornate, absences, the Classifica) must equal the replay (``check_ledger``'s comparison),
+    for every game: a result edited in the file is refused before the transaction commits."""
     problems: list[Problem] = []
     for season in Season.objects.order_by("pk"):
-        if season.is_generic:  # its own game replays it: stored figures equal the replay
-            try:
-                season.system.rules(season.rules)
-                found = game_differences(season)
-            except RuleViolation as exc:
-                problems += list(exc.problems)
-                continue
-            problems += [
-                Problem("LEDGER", f"stagione {season.name}: {d}", field=d.field) for d in found
-            ]
-            continue
-        try:
-            score_document(parse_document(season_export(season=season)))
-        except RuleViolation as exc:
-            problems += [
-                Problem(
-                    p.code,
-                    f"stagione {season.name}: {p.message}",
-                    p.smazzata,
-                    p.player,
-                    p.field,
-                    p.turno,
-                )
-                for p in exc.problems
-            ]
-        else:
+        refused = ledger_of(season).replay_problems(season)
+        problems += [
+            Problem(
+                p.code,
+                f"stagione {season.name}: {p.message}",
+                p.smazzata,
+                p.player,
+                p.field,
+                p.turno,
+            )
+            for p in refused
+        ]
+        if not refused:
             # every stored (derived) number against the replay: seats, titles, giornate,
             # absences, the Classifica; an edited one is refused like broken play
             problems += [
                 Problem("LEDGER", f"stagione {season.name}: {d}", field=d.field)
                 for d in season_differences(season=season)
             ]
-        rules = season.ruleset
-        open_turni = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
-        for turno in turno_with_everything(open_turni.order_by("pk")):
-            score = score_turno(rules, turno_record(turno), require_complete=False)
-            problems += [p.in_turno(turno.label) for p in score.problems]
     if problems:
         raise RuleViolation(problems[:MAX_PROBLEMS])
 

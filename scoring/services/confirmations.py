@@ -46,10 +46,10 @@ from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors_confirmations import pending_close
 from scoring.services.close_requests import confirmations_clear  # noqa: F401 (its old home)
-from scoring.services.games import turno_problem
 from scoring.services.locks import season_lock_of_turno
 from scoring.services.recording import ledger_of
 from scoring.services.season import season_version_bump
+from scoring.services.turno_frame import turno_problem
 
 PIN_LENGTH = 4
 PIN_MAX_TRIES = 5

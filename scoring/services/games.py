@@ -15,11 +15,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from scoring import formatting
 from scoring.models import (
     Enrollment,
     Giornata,
@@ -40,64 +38,33 @@ from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.bulk import ids_by_name, insert_rows
-from scoring.services.close_requests import confirmations_clear
 from scoring.services.differences import Difference
 from scoring.services.history import history_created
-from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
-from scoring.services.news import news_muted, news_turno
+from scoring.services.locks import retry_once, season_lock_of_turno
+from scoring.services.news import news_muted
 from scoring.services.season import FOLD, game_standing_refresh, season_create
-
-TURNO_CLOSED = gettext_noop(
-    "il turno %(turno)s è chiuso: per modificarlo va riaperto con una motivazione"
+from scoring.services.turno_frame import (
+    close_stamp,
+    fail,
+    next_number,
+    penalita_delete,
+    recorded_meanwhile,
+    require_open,
+    turno_lock,
+    turno_problem,
+    turno_reopen,
+    undo_last,
+    user_of,
 )
-TURNO_OPEN = gettext_noop("il turno %(turno)s è già aperto")
-
-
-def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
-
-
-def _user(user: Any) -> Any:
-    return user if user is not None and user.is_authenticated else None
-
-
-def turno_problem(code: str, template: str, turno: Turno, **kw: Any) -> RuleViolation:
-    """A problem naming ``turno`` as a reader does (``20/11/2026 #1``), said in their language."""
-    label = formatting.turno_label(turno.date, turno.number)
-    return RuleViolation([Problem.said(code, template, {"turno": label}, **kw)])
 
 
 def _lock(turno: Turno | int) -> Turno:
-    pk = turno.pk if isinstance(turno, Turno) else turno
-    Turno.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
-    try:
-        found = game_turni(Turno.objects.filter(pk=pk)).get()
-    except Turno.DoesNotExist:
-        raise _fail("TURNO_MISSING", "turno inesistente") from None
-    if not found.season.is_generic:
+    found = turno_lock(turno, game_turni)
+    if found.season.system.ledger != "records":  # a turno of C.A.F.'s counts ledger
         raise turno_problem(
             "TURNO_SYSTEM", gettext_noop("il turno %(turno)s non è di questo registro"), found
         )
     return found
-
-
-def _require_open(turno: Turno) -> None:
-    season_require_open(turno.season)  # a closed season is frozen
-    if not turno.is_open:
-        raise turno_problem("TURNO_CLOSED", TURNO_CLOSED, turno)
-
-
-def check_header(season: Season, players: Sequence[str], first_dealer: str) -> list[Problem]:
-    """The table and the first dealer, checked by the season's system (an empty turno)."""
-    system = season.system
-    try:
-        system.score_running(
-            season.game_rules,
-            {"players": list(players), "first_dealer": first_dealer, "smazzate": []},
-        )
-    except RuleViolation as exc:
-        return list(exc.problems)
-    return []
 
 
 def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> None:
@@ -138,17 +105,10 @@ def game_smazzata_record(
     recorded it first, nothing is written and the problem says so.
     """
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     system, rules = turno.season.system, turno.season.game_rules
     head = game_record(turno)
-    expected = len(head["smazzate"]) + 1
-    if number is not None and number != expected:
-        raise _fail(
-            "SMAZZATA_ALREADY_RECORDED",
-            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
-            "ricaricare la pagina",
-            smazzata=number,
-        )
+    expected = next_number(number, len(head["smazzate"]) + 1)
     problems = system.check_smazzata(rules, head, record)
     if problems:
         raise RuleViolation(problems)
@@ -165,14 +125,10 @@ def game_smazzata_record(
                 caller=seats[keys["caller"]].player if keys.get("caller") else None,
                 dealer=seats[scored["dealer"]].player,
                 record=record_seats(system, record, seat_names(turno.seats.all())),
-                recorded_by=_user(user),
+                recorded_by=user_of(user),
             )
     except IntegrityError:
-        raise _fail(
-            "SMAZZATA_ALREADY_RECORDED",
-            f"la smazzata {expected} è già stata registrata: ricaricare la pagina",
-            smazzata=expected,
-        ) from None
+        raise recorded_meanwhile(expected) from None
     Result.objects.bulk_create(
         Result(smazzata=smazzata, player=seats[name].player, count=None, points=points)
         for name, points in scored["points"].items()
@@ -185,22 +141,11 @@ def game_smazzata_record(
 @transaction.atomic
 def game_smazzata_undo(*, turno: Turno | int, number: int | None = None, user: Any = None) -> int:
     """Delete the last smazzata of an open turno. Returns its number."""
-    turno = _lock(turno)
-    _require_open(turno)
-    last = max(turno.smazzate.all(), key=lambda s: s.number, default=None)
-    if last is None:
-        raise _fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
-    if number is not None and number != last.number:
-        raise _fail(
-            "NOT_LAST_SMAZZATA",
-            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
-            smazzata=number,
-        )
-    last.delete()
+    done = undo_last(_lock(turno), number)
     turno = _lock(turno)
     _store_running(turno, turno.season.system.score_running(turno.season.game_rules,
                                                             game_record(turno)))  # fmt: skip
-    return last.number
+    return done
 
 
 @transaction.atomic
@@ -210,11 +155,11 @@ def game_smazzata_correct(
     """Replace smazzata ``number`` of an open turno: every later smazzata is checked and scored
     again; if one becomes illegal, nothing is saved and the problem names it."""
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     system, rules = turno.season.system, turno.season.game_rules
     full = game_record(turno)
     if not 1 <= number <= len(full["smazzate"]):
-        raise _fail("SMAZZATA_MISSING", f"la smazzata {number} non esiste", smazzata=number)
+        raise fail("SMAZZATA_MISSING", f"la smazzata {number} non esiste", smazzata=number)
     smazzate = list(full["smazzate"])
     smazzate[number - 1] = dict(record)
     problems = system.check_smazzata(rules, {**full, "smazzate": smazzate[: number - 1]}, record)
@@ -223,7 +168,7 @@ def game_smazzata_correct(
     running = system.score_running(rules, {**full, "smazzate": smazzate})  # checks the later ones
     sm = next(s for s in turno.smazzate.all() if s.number == number)
     sm.record = record_seats(system, record, seat_names(turno.seats.all()))
-    sm.recorded_by = _user(user)
+    sm.recorded_by = user_of(user)
     sm.save()
     _store_running(turno, running, since=number)
     return sm
@@ -255,13 +200,13 @@ def game_penalita_add(
 ) -> Penalita:
     """A penalità on an open turno of a game that counts them; checked by the system."""
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     system, rules = turno.season.system, turno.season.game_rules
     if not takes_penalties(system):
-        raise _fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
+        raise fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
     article, reason = _penalty_texts(article, reason)
     if points == 0:
-        raise _fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
+        raise fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
     record = game_record(turno)
     record["penalties"].append(
         {"player": player, "points": points, "article": article, "reason": reason}
@@ -274,7 +219,7 @@ def game_penalita_add(
         points=points,
         article=article,
         reason=reason,
-        created_by=_user(user),
+        created_by=user_of(user),
     )
     _store_totals(turno, running)
     return pen
@@ -282,14 +227,7 @@ def game_penalita_add(
 
 @transaction.atomic
 def game_penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
-    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
-    pen = Penalita.objects.filter(pk=pk).first()
-    if pen is None:
-        raise _fail("PENALITA_MISSING", "penalità inesistente")
-    turno = _lock(pen.turno_id)
-    _require_open(turno)
-    pen.delete()
-    turno = _lock(turno)
+    turno = _lock(penalita_delete(penalita, _lock))
     system, rules = turno.season.system, turno.season.game_rules
     _store_totals(turno, system.score_running(rules, game_record(turno)))
 
@@ -351,52 +289,16 @@ def game_turno_close(
     """
     season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     season = turno.season
     record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
     scored = season.system.score_turno(season.game_rules, record)  # raises if unfinished or tied
     _store_results(turno, scored, record["tiebreak"])
-    turno.status = Turno.CHIUSO
-    turno.closed_at = timezone.now()
-    turno.closed_by = _user(user)
-    if turno.verbale_number is None:
-        last = Turno.objects.filter(season=season).aggregate(m=Max("verbale_number"))["m"]
-        turno.verbale_number = (last or 0) + 1
-    turno.save()
-    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
-    game_standing_refresh(season=season, since=turno.giornata.date)
-    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
-    return turno
+    return close_stamp(turno, user)
 
 
-@retry_once
-@transaction.atomic
-def game_turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
-    """Reopen a closed turno with a reason (kept); the standing is computed again from its
-    giornata."""
-    season_lock_of_turno(turno)  # first, as every close and reopen (services/locks.py)
-    turno = _lock(turno)
-    season_require_open(turno.season)
-    if turno.is_open:
-        raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
-    reason = user_text(
-        reason,
-        field="reason",
-        label="motivazione",
-        max_length=2000,
-        code="REOPEN_REASON",
-        empty="per riaprire un turno chiuso serve una motivazione",
-    )
-    turno.status = Turno.IN_CORSO
-    turno.closed_at = None
-    turno.winner = None
-    turno.save()
-    Seat.objects.filter(turno=turno).update(place=None, league_points=None, extra={})
-    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.REOPEN, reason=reason, user=_user(user))
-    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
-    game_standing_refresh(season=turno.season, since=turno.giornata.date)
-    news_turno(turno=turno, kind="reopen")
-    return turno
+# one reopen for every game (:func:`scoring.services.turno_frame.turno_reopen`)
+game_turno_reopen = turno_reopen
 
 
 def _closed_records(season: Season, before: dt.date | None = None) -> list[dict[str, Any]]:
@@ -581,13 +483,13 @@ def game_season_import(
     system.score_document(data)  # raises RuleViolation listing every problem
     name = data.get("season") or "stagione importata"
     if Season.objects.filter(name=name).exists():
-        raise _fail("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")
+        raise fail("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")
     turni = sorted(data.get("turni") or [], key=lambda t: (t["date"], t.get("number", 1)))
     seen: set[tuple[str, int]] = set()
     for t in turni:
         key = (t["date"], t.get("number", 1))
         if key in seen or not 1 <= key[1] <= MAX_TURNO_NUMBER:
-            raise _fail(
+            raise fail(
                 "TURNO_DUPLICATE" if key in seen else "TURNO_NUMBER",
                 f"turno #{key[1]} del {key[0]}: "
                 + ("due turni con la stessa data e numero" if key in seen else "numero non valido"),
@@ -619,7 +521,7 @@ def game_season_import(
         d.isoformat(): pk
         for d, pk in Giornata.objects.filter(season=season).values_list("date", "pk")
     }
-    closed_by, now = _user(user), timezone.now()
+    closed_by, now = user_of(user), timezone.now()
 
     # every turno scored as the live screen scores it: its smazzate as recorded one by one (the
     # running score), then its close (places, the system's figures)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring.models import (
@@ -29,11 +28,9 @@ from scoring.models import (
 from scoring.rules.caf import SeasonState
 from scoring.rules.caf.interchange import (
     SeasonScorer,
-    input_document,
     loads,
     parse_header,
     parse_turno,
-    turno_to_input,
 )
 from scoring.rules.caf.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.caf.ruleset import RuleSet
@@ -46,13 +43,11 @@ from scoring.rules.problems import (
     gettext_noop,
 )
 from scoring.rules.systems import system_of_document
-from scoring.selectors import turno_record, turno_with_everything
-from scoring.selectors_games import game_record, game_turni
 from scoring.services.bulk import ids_by_name, insert_rows, pks_by
-from scoring.services.games import game_season_import
 from scoring.services.history import history_for_import
 from scoring.services.jsonread import DEFAULT, DocumentFile, Limits, read_json
-from scoring.services.jsonstream import Stream, batched, materialize
+from scoring.services.jsonstream import batched, materialize
+from scoring.services.recording import ledger_for, ledger_of
 from scoring.services.season import season_create, standings_refresh
 
 
@@ -115,8 +110,9 @@ TurniSource = Callable[[], Iterable[Any]]
 
 def season_import(*, data: Any, user=None, current: bool | None = None) -> Season:
     """Load a ``kingclub/v1`` document: all turni closed, all or nothing (every problem named)."""
-    if isinstance(data, dict) and system_of_document(data).generic_ledger:
-        return game_season_import(data=data, user=user, current=bool(current))
+    ledger = ledger_for(system_of_document(data))
+    if isinstance(data, dict) and not ledger.streams_import:
+        return ledger.import_document(data, user=user, current=bool(current))
     if not isinstance(data, dict):
         raise RuleViolation([NOT_AN_OBJECT])
     turni = data.get("turni")
@@ -133,12 +129,13 @@ def season_import_file(
     path: Path, *, limit: int | None = None, user=None, current: bool | None = None
 ) -> Season:
     """Load a ``kingclub/v1`` document from a file, read turno by turno (:class:`DocumentFile`):
-    the memory does not grow with the season. A game system other than C.A.F. reads it whole.
+    the memory does not grow with the season. A ledger that does not stream its import
+    (:attr:`Ledger.streams_import`) reads it whole.
     """
     try:
         document = DocumentFile(path, Limits.of(max_bytes=limit))
         header = document.header()
-        if system_of_document(header).generic_ledger:
+        if not ledger_for(system_of_document(header)).streams_import:
             return season_import(data=loads(path.read_bytes()), user=user, current=current)
         return season_import_stream(
             header=header,
@@ -425,60 +422,10 @@ class _Written:
         history_for_import(turno_ids, user=self.closed_by, when=now)
 
 
-EXPORT_BATCH = 200  # turni loaded at a time by the streaming export
-
-
-def _turni_in_order(season: Season, include_open: bool) -> QuerySet[Turno]:
-    qs = Turno.objects.filter(season=season)
-    if not include_open:
-        qs = qs.filter(status=Turno.CHIUSO)
-    return qs.order_by("giornata__date", "number", "pk")
-
-
-def turni_in_batches(
-    season: Season, include_open: bool, load: Callable[[QuerySet[Turno]], QuerySet[Turno]]
-) -> Iterator[Turno]:
-    """The season's turni in date order, loaded :data:`EXPORT_BATCH` at a time with ``load``
-    (which adds the prefetches): memory holds one batch, whatever the season's size."""
-    ids = _turni_in_order(season, include_open).values_list("pk", flat=True)
-    for chunk in batched(ids.iterator(chunk_size=2000), EXPORT_BATCH):
-        batch = Turno.objects.filter(pk__in=chunk).order_by("giornata__date", "number", "pk")
-        yield from load(batch)
-
-
-def game_season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
-    """A generic season as a ``kingclub/v1`` input document whose turni are a ``Stream`` read
-    batch by batch (see :func:`scoring.services.interchange.season_export_stream`)."""
-    roster = list(
-        Enrollment.objects.filter(season=season)
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
-    turni = turni_in_batches(season, include_open, game_turni)
-    return {
-        "format": "kingclub/v1",
-        "ruleset": season.ruleset_code,
-        "season": season.name,
-        "roster": roster,
-        "rules": season.rules,
-        "turni": Stream(game_record(t) for t in turni),
-    }
-
-
 def season_export_stream(*, season: Season, include_open: bool = False) -> dict[str, Any]:
     """The season as a ``kingclub/v1`` input document whose turni are a :class:`Stream` read
     from the database batch by batch (write it with :func:`jsonstream.write_json`)."""
-    if season.is_generic:
-        return game_season_export_stream(season=season, include_open=include_open)
-    roster = list(
-        Enrollment.objects.filter(season=season)
-        .order_by("player__name")
-        .values_list("player__name", flat=True)
-    )
-    doc = input_document(season.name, roster, [], season.ruleset_code)
-    turni = turni_in_batches(season, include_open, turno_with_everything)
-    doc["turni"] = Stream(turno_to_input(turno_record(t)) for t in turni)
-    return doc
+    return ledger_of(season).export_stream(season, include_open)
 
 
 def season_export(*, season: Season, include_open: bool = False) -> dict[str, Any]:

@@ -15,19 +15,58 @@ interchange and the rule-set edits call its methods and never ask which game the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from scoring.models import Penalita, Season, Smazzata, Standing, Turno
+from django.db.models import QuerySet
+
+from scoring.models import (
+    Absence,
+    Enrollment,
+    Giornata,
+    Penalita,
+    PlayerFigures,
+    Season,
+    Seat,
+    Smazzata,
+    Standing,
+    Turno,
+)
 from scoring.rules.caf import score_turno
-from scoring.rules.caf.interchange import two
+from scoring.rules.caf.interchange import (
+    FORMAT,
+    parse_document,
+    score_document,
+    turno_to_input,
+    two,
+)
 from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.systems import GameSystem
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_record, game_turni
 from scoring.services import games as _games
 from scoring.services import turni as _turni
+from scoring.services import turno_frame
 from scoring.services.differences import Difference
+from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.ledger_counts import counts_differences
+from scoring.services.season import player_figures_fill, season_recompute, seat_figures_fill
+
+EXPORT_BATCH = 200  # turni loaded at a time by the streaming export
+
+
+def turni_in_batches(
+    season: Season, include_open: bool, load: Callable[[QuerySet[Turno]], QuerySet[Turno]]
+) -> Iterator[Turno]:
+    """The season's turni in date order, loaded :data:`EXPORT_BATCH` at a time with ``load``
+    (which adds the prefetches): memory holds one batch, whatever the season's size."""
+    qs = Turno.objects.filter(season=season)
+    if not include_open:
+        qs = qs.filter(status=Turno.CHIUSO)
+    ids = qs.order_by("giornata__date", "number", "pk").values_list("pk", flat=True)
+    for chunk in batched(ids.iterator(chunk_size=2000), EXPORT_BATCH):
+        batch = Turno.objects.filter(pk__in=chunk).order_by("giornata__date", "number", "pk")
+        yield from load(batch)
 
 
 class Ledger:
@@ -62,12 +101,67 @@ class Ledger:
         raise NotImplementedError
 
     def turno_reopen(self, *, turno: Turno | int, reason: str, user: Any) -> Turno:
-        """Reopen a closed turno and recompute the season from its giornata."""
+        """Reopen a closed turno and recompute the season from its giornata (the same for
+        every ledger)."""
+        return turno_frame.turno_reopen(turno=turno, reason=reason, user=user)
+
+    #: its ``kingclub/v1`` documents are imported turno by turno as they are read (C.A.F.'s
+    #: streaming importer, :func:`scoring.services.interchange.season_import_stream`); False: the
+    #: document is read whole and imported by :meth:`import_document`
+    streams_import: bool = False
+
+    def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:
+        """Load a whole ``kingclub/v1`` document of this ledger's games: all or nothing."""
+        raise NotImplementedError
+
+    #: the season's rule table is written in its exported document (C.A.F.'s is not: the
+    #: document plays the standard rules, as kingscore reads it)
+    exports_rules: bool = True
+
+    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
+        """``turni`` with everything the engine's input of each one reads (prefetched)."""
+        raise NotImplementedError
+
+    def turno_document(self, turno: Turno) -> dict[str, Any]:
+        """A turno loaded by :meth:`load` as its ``kingclub/v1`` input record."""
         raise NotImplementedError
 
     def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
         """The engine's input of ``turno`` as stored (with ``tiebreak`` if given)."""
         raise NotImplementedError
+
+    def export_stream(self, season: Season, include_open: bool = False) -> dict[str, Any]:
+        """The season as a ``kingclub/v1`` input document whose turni are a :class:`Stream`
+        read from the database batch by batch (write it with :func:`jsonstream.write_json`)."""
+        roster = list(
+            Enrollment.objects.filter(season=season)
+            .order_by("player__name")
+            .values_list("player__name", flat=True)
+        )
+        doc: dict[str, Any] = {
+            "format": FORMAT,
+            "ruleset": season.ruleset_code,
+            "season": season.name,
+            "roster": roster,
+        }
+        if self.exports_rules:
+            doc["rules"] = season.rules
+        turni = turni_in_batches(season, include_open, self.load)
+        doc["turni"] = Stream(self.turno_document(t) for t in turni)
+        return doc
+
+    def replay_problems(self, season: Season) -> list[Problem]:
+        """What the engine refuses of the season's recorded play, before any stored number is
+        compared (a restored backup): the rule set, and what the differences do not report."""
+        raise NotImplementedError
+
+    def rescore(self, season: Season) -> None:
+        """Every turno of the season scored again with its (edited) rule set, then the season;
+        a closed turno the new rules reject stops everything (RuleViolation naming it)."""
+        raise NotImplementedError
+
+    def restored(self, season: Season) -> None:
+        """Fill what a backup does not hold, after a restore (derived rows the pages read)."""
 
     def check_closable(self, season: Season, record: Any) -> None:
         """RuleViolation if a turno of ``season`` with input ``record`` (:meth:`turno_input`)
@@ -127,27 +221,46 @@ class CountsLedger(Ledger):
             turno=turno, number=number, user=user, **_counts_deal(record)
         )
 
-    def smazzata_undo(self, *, turno: Turno, user: Any) -> int:
-        return _turni.smazzata_undo(turno=turno, user=user)
+    # the writes of :mod:`.turni`, called with the keywords of :mod:`scoring.api`
+    smazzata_undo = staticmethod(_turni.smazzata_undo)
+    penalita_add = staticmethod(_turni.penalita_add)
+    turno_close = staticmethod(_turni.turno_close)
+    exports_rules = False
+    streams_import = True
 
-    def penalita_add(
-        self, *, turno: Turno, player: str, points: int, article: str, reason: str, user: Any
-    ) -> Penalita:
-        return _turni.penalita_add(
-            turno=turno, player=player, points=points, article=article, reason=reason, user=user
-        )
+    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
+        return turno_with_everything(turni)
 
-    def turno_close(
-        self, *, turno: Turno | int, tiebreak: Sequence[str] | None, user: Any
-    ) -> Turno:
-        return _turni.turno_close(turno=turno, tiebreak=tiebreak, user=user)
-
-    def turno_reopen(self, *, turno: Turno | int, reason: str, user: Any) -> Turno:
-        return _turni.turno_reopen(turno=turno, reason=reason, user=user)
+    def turno_document(self, turno: Turno) -> dict[str, Any]:
+        return turno_to_input(turno_record(turno))
 
     def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
-        full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
+        full = self.load(Turno.objects.filter(pk=turno.pk)).get()
         return turno_record(full, tiebreak=tiebreak)
+
+    def replay_problems(self, season: Season) -> list[Problem]:
+        problems: list[Problem] = []
+        try:  # the closed turni as a whole season, as kingscore reads its export
+            score_document(parse_document(materialize(self.export_stream(season))))
+        except RuleViolation as exc:
+            problems += exc.problems
+        rules = season.ruleset
+        open_turni = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
+        for turno in self.load(open_turni.order_by("pk")):  # the open ones turno by turno
+            score = score_turno(rules, turno_record(turno), require_complete=False)
+            problems += [p.in_turno(turno.label) for p in score.problems]
+        return problems
+
+    def rescore(self, season: Season) -> None:
+        for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
+            _turni.rescore_turno(turno=turno)
+        season_recompute(season=season)
+
+    def restored(self, season: Season) -> None:
+        seat_figures_fill(season=season)
+        player_figures_fill(
+            season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO
+        )
 
     def check_closable(self, season: Season, record: Any) -> None:
         score = score_turno(season.ruleset, record, require_complete=True)
@@ -176,36 +289,39 @@ class CountsLedger(Ledger):
 class RecordsLedger(Ledger):
     """Each deal's interchange record as recorded; the season a fold of the closed seats."""
 
-    def smazzata_record(
-        self, *, turno: Turno, record: Mapping[str, Any], number: int | None, user: Any
-    ) -> Smazzata:
-        return _games.game_smazzata_record(turno=turno, record=record, number=number, user=user)
+    # the writes of :mod:`.games`, called with the keywords of :mod:`scoring.api`
+    smazzata_record = staticmethod(_games.game_smazzata_record)
+    smazzata_correct = staticmethod(_games.game_smazzata_correct)
+    smazzata_undo = staticmethod(_games.game_smazzata_undo)
+    penalita_add = staticmethod(_games.game_penalita_add)
+    turno_close = staticmethod(_games.game_turno_close)
 
-    def smazzata_correct(
-        self, *, turno: Turno, number: int, record: Mapping[str, Any], user: Any
-    ) -> Smazzata:
-        return _games.game_smazzata_correct(turno=turno, number=number, record=record, user=user)
+    def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:
+        return _games.game_season_import(data=data, user=user, current=current)
 
-    def smazzata_undo(self, *, turno: Turno, user: Any) -> int:
-        return _games.game_smazzata_undo(turno=turno, user=user)
+    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
+        return game_turni(turni)
 
-    def penalita_add(
-        self, *, turno: Turno, player: str, points: int, article: str, reason: str, user: Any
-    ) -> Penalita:
-        return _games.game_penalita_add(
-            turno=turno, player=player, points=points, article=article, reason=reason, user=user
-        )
-
-    def turno_close(
-        self, *, turno: Turno | int, tiebreak: Sequence[str] | None, user: Any
-    ) -> Turno:
-        return _games.game_turno_close(turno=turno, tiebreak=tiebreak, user=user)
-
-    def turno_reopen(self, *, turno: Turno | int, reason: str, user: Any) -> Turno:
-        return _games.game_turno_reopen(turno=turno, reason=reason, user=user)
+    def turno_document(self, turno: Turno) -> dict[str, Any]:
+        return game_record(turno)
 
     def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
-        return game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get(), tiebreak=tiebreak)
+        return game_record(self.load(Turno.objects.filter(pk=turno.pk)).get(), tiebreak=tiebreak)
+
+    def replay_problems(self, season: Season) -> list[Problem]:
+        # every turno, open or closed, is replayed by the differences (a record the engine
+        # refuses is one of them): only the rule set is checked first
+        try:
+            season.system.rules(season.rules)
+        except RuleViolation as exc:
+            return list(exc.problems)
+        return []
+
+    def rescore(self, season: Season) -> None:
+        _games.game_season_rescore(season=season)  # its standing included
+
+    def restored(self, season: Season) -> None:
+        pass  # the standing's figures are in the backup (the seats' and the Classifica's)
 
     def check_closable(self, season: Season, record: Any) -> None:
         season.system.score_turno(season.game_rules, record)
@@ -225,6 +341,11 @@ class RecordsLedger(Ledger):
 LEDGERS: dict[str, Ledger] = {"counts": CountsLedger(), "records": RecordsLedger()}
 
 
+def ledger_for(system: GameSystem) -> Ledger:
+    """The ledger that keeps the seasons of ``system``: the one it declares (``ledger``)."""
+    return LEDGERS[system.ledger]  # type: ignore[attr-defined]
+
+
 def ledger_of(season: Season) -> Ledger:
-    """The ledger that keeps ``season``: the one its game system declares (``system.ledger``)."""
-    return LEDGERS[season.system.ledger]
+    """The ledger that keeps ``season``."""
+    return ledger_for(season.system)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -184,16 +184,21 @@ def _closed_tables(
 
 @transaction.atomic
 def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
+    """The season's standing computed again from the giornata of ``since`` (all when None), as
+    the ledger that keeps it declares (:data:`STANDING_KEEPERS`, by ``system.ledger``): C.A.F.'s
+    chain of giornate (:func:`giornate_recompute`) or the season fold
+    (:func:`game_standing_refresh`)."""
+    season_lock(season)  # taken first by every caller; here for direct calls
+    STANDING_KEEPERS[season.system.ledger](season=season, since=since)
+
+
+def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
     """Replay the season's giornate from ``since`` (all when None) with the engine.
 
     Series and Scudetto streaks chain through the giornate, so everything from that giornata
     on is recomputed: seats' series, titles and league points, absences, giornate, standings.
     Only the rows whose values changed are written.
     """
-    season_lock(season)  # taken first by every caller; here for direct calls
-    if season.is_generic:  # no giornate to chain: the game's standing from its closed turni
-        game_standing_refresh(season=season, since=since)
-        return
     rules = season.ruleset
     # the states after each giornata are large (every member): load only the one needed
     giornate = list(Giornata.objects.filter(season=season).order_by("date").defer("state_after"))
@@ -737,3 +742,12 @@ def game_standing_refresh(*, season: Season, since: dt.date | None = None) -> No
         ),
     )
     season_version_bump(season=season)
+
+
+# How each ledger (``system.ledger``) keeps its season's standing: the one place that reads it
+# below the Ledger (:mod:`scoring.services.recording`), for the writes every game shares (an
+# enrolment, a late joiner's turno).
+STANDING_KEEPERS: dict[str, Callable[..., None]] = {
+    "counts": giornate_recompute,
+    "records": game_standing_refresh,
+}

@@ -1,7 +1,7 @@
 """A season's rule set edited, and every turno scored again with it.
 
-Above both ledgers' turno services (C.A.F.'s :mod:`.turni`, the other games' :mod:`.games`):
-a rescore scores each turno with its own ledger, then the season's standing.
+A rescore scores each turno with the ledger that keeps the season
+(:meth:`scoring.services.recording.Ledger.rescore`), then the season's standing.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from typing import Any
 
 from django.db import transaction
 
-from scoring.models import Season, SeasonEvent, Turno
+from scoring.models import Season, SeasonEvent
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
-from scoring.services.games import game_season_rescore
 from scoring.services.locks import season_lock, season_require_open
-from scoring.services.season import season_recompute, season_version_bump
-from scoring.services.turni import rescore_turno
+from scoring.services.recording import ledger_of
+from scoring.services.season import season_version_bump
 
 
 @transaction.atomic
@@ -66,9 +65,4 @@ def season_rescore(*, season: Season, user=None, reason: str = "") -> None:
         reason=reason.strip() or "ricalcolo della stagione",
         user=user if user is not None and user.is_authenticated else None,
     )
-    if season.is_generic:
-        game_season_rescore(season=season)  # its standing included
-        return
-    for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
-        rescore_turno(turno=turno)
-    season_recompute(season=season)
+    ledger_of(season).rescore(season)

@@ -26,9 +26,7 @@ from scoring.models import (
     Season,
     Seat,
     Smazzata,
-    TitleAward,
     Turno,
-    TurnoEvent,
 )
 from scoring.rules.caf import (
     Penalty,
@@ -39,12 +37,10 @@ from scoring.rules.caf import (
     score_turno,
 )
 from scoring.rules.caf import Sanction as SanctionRecord
-from scoring.rules.caf.turno import check_penalties_and_sanctions, check_turno_header
+from scoring.rules.caf.turno import check_penalties_and_sanctions
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.close_requests import confirmations_clear
-from scoring.services.games import TURNO_CLOSED, TURNO_OPEN, check_header, turno_problem
 from scoring.services.history import history_created
 from scoring.services.locks import (
     retry_once,
@@ -52,29 +48,26 @@ from scoring.services.locks import (
     season_lock_of_turno,
     season_require_open,
 )
-from scoring.services.news import news_turno
 from scoring.services.season import season_recompute
-
-
-def _fail(code: str, message: str, **kw) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
+from scoring.services.turno_frame import (
+    close_stamp,
+    fail,
+    next_number,
+    penalita_delete,
+    recorded_meanwhile,
+    require_open,
+    turno_lock,
+    undo_last,
+    user_of,
+)
+from scoring.services.turno_frame import (
+    turno_reopen as turno_reopen,  # one reopen for every game (its old home)
+)
 
 
 def _lock(turno: Turno | int) -> Turno:
     """The turno, locked for this transaction, with everything the engine needs."""
-    pk = turno.pk if isinstance(turno, Turno) else turno
-    # lock the row first (PostgreSQL); SQLite serialises writers with IMMEDIATE transactions
-    Turno.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
-    try:
-        return turno_with_everything(Turno.objects.filter(pk=pk)).get()
-    except Turno.DoesNotExist:
-        raise _fail("TURNO_MISSING", "turno inesistente") from None
-
-
-def _require_open(turno: Turno) -> None:
-    season_require_open(turno.season)  # loaded by _lock, after the turno's row lock
-    if not turno.is_open:
-        raise turno_problem("TURNO_CLOSED", TURNO_CLOSED, turno)
+    return turno_lock(turno, turno_with_everything)
 
 
 def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
@@ -114,10 +107,7 @@ def turno_start(
 ) -> Turno:
     """Open a turno: the table's players in seat order and the first dealer (SPEC §3.1)."""
     table = user_text(table, field="table", label="tavolo", max_length=40, required=False)
-    if season.is_generic:  # the season's system checks its own table
-        problems = check_header(season, players, first_dealer)
-    else:
-        problems = check_turno_header(season.ruleset, list(players), first_dealer)
+    problems = season.system.check_table(season.game_rules, list(players), first_dealer)
     if problems:
         raise RuleViolation(problems)
     by_name = _players_by_name(players)
@@ -172,7 +162,7 @@ def turno_start(
         number=number,
         table=table,
         first_dealer=by_name[first_dealer],
-        segretario=user if user is not None and user.is_authenticated else None,
+        segretario=user_of(user),
     )
     Seat.objects.bulk_create(
         Seat(turno=turno, player=by_name[name], position=i) for i, name in enumerate(players)
@@ -211,17 +201,10 @@ def smazzata_record(
     recorded it first, nothing is written and the problem says so.
     """
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     rules = turno.season.ruleset
     record = turno_record(turno)
-    expected = len(record.smazzate) + 1
-    if number is not None and number != expected:
-        raise _fail(
-            "SMAZZATA_ALREADY_RECORDED",
-            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
-            "ricaricare la pagina",
-            smazzata=number,
-        )
+    expected = next_number(number, len(record.smazzate) + 1)
     sm = SmazzataRecord(game=game, caller=caller, result=dict(counts), trump=trump or None)
     problems, forced = check_smazzata(rules, record, sm)
     if problems:
@@ -241,14 +224,10 @@ def smazzata_record(
                 forced=forced,
                 scazzata=pts.scazzata,
                 cappotto=seats[pts.cappotto].player if pts.cappotto else None,
-                recorded_by=user if user is not None and user.is_authenticated else None,
+                recorded_by=user_of(user),
             )
     except IntegrityError:
-        raise _fail(
-            "SMAZZATA_ALREADY_RECORDED",
-            f"la smazzata {expected} è già stata registrata: ricaricare la pagina",
-            smazzata=expected,
-        ) from None
+        raise recorded_meanwhile(expected) from None
     results = Result.objects.bulk_create(
         Result(smazzata=smazzata, player=seats[name].player, count=sm.result[name], points=p)
         for name, p in pts.points.items()
@@ -274,19 +253,7 @@ def _loaded(queryset, rows: list):
 @transaction.atomic
 def smazzata_undo(*, turno: Turno | int, number: int | None = None, user=None) -> int:
     """Delete the last smazzata of an open turno (the segretario's undo). Returns its number."""
-    turno = _lock(turno)
-    _require_open(turno)
-    last = turno.smazzate.order_by("-number").first()
-    if last is None:
-        raise _fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
-    if number is not None and number != last.number:
-        raise _fail(
-            "NOT_LAST_SMAZZATA",
-            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
-            smazzata=number,
-        )
-    done = last.number
-    last.delete()
+    done = undo_last(_lock(turno), number)
     _refresh_totals(_lock(turno))
     return done
 
@@ -311,15 +278,15 @@ def smazzata_correct(
     own, so the audit trail (django-simple-history) keeps every correction.
     """
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     rules = turno.season.ruleset
     record = turno_record(turno)
     played = len(record.smazzate)
     if played == 0:
-        raise _fail("NOTHING_TO_CORRECT", "non ci sono smazzate da correggere")
+        raise fail("NOTHING_TO_CORRECT", "non ci sono smazzate da correggere")
     k = played if number is None else number
     if not 1 <= k <= played:
-        raise _fail(
+        raise fail(
             "SMAZZATA_MISSING",
             f"la smazzata {k} non esiste: il turno ne ha {played}",
             smazzata=k,
@@ -356,7 +323,7 @@ def smazzata_correct(
         )
     seats = {s.player.name: s.player for s in turno.seats.all()}
     rows = {sm.number: sm for sm in turno.smazzate.all()}
-    recorder = user if user is not None and user.is_authenticated else None
+    recorder = user_of(user)
     for n, sm, forced, pts in rescored:
         row = rows[n]
         dealer = record.first_dealer if n == 1 else sequence[n - 2].caller
@@ -397,7 +364,7 @@ def penalita_add(
     *, turno: Turno | int, player: str, points: int, article: str, reason: str = "", user=None
 ) -> Penalita:
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     article = user_text(article, field="article", label="articolo", max_length=20, required=False)
     reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
     record = turno_record(turno)
@@ -416,7 +383,7 @@ def penalita_add(
         points=points,
         article=article,
         reason=reason,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=user_of(user),
     )
     _refresh_totals(_lock(turno))
     return pen
@@ -424,21 +391,14 @@ def penalita_add(
 
 @transaction.atomic
 def penalita_remove(*, penalita: Penalita | int, user=None) -> None:
-    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
-    pen = Penalita.objects.filter(pk=pk).select_related("turno").first()
-    if pen is None:
-        raise _fail("PENALITA_MISSING", "penalità inesistente")
-    turno = _lock(pen.turno_id)
-    _require_open(turno)
-    pen.delete()
-    _refresh_totals(_lock(turno))
+    _refresh_totals(_lock(penalita_delete(penalita, _lock)))
 
 
 @transaction.atomic
 def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> Sanction:
     """Record a Retrocessione per contatore (applied when the turno closes)."""
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
     record = turno_record(turno)
     probe = TurnoRecord(
@@ -454,7 +414,7 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> 
         turno=turno,
         player=seat.player,
         reason=reason,
-        created_by=user if user is not None and user.is_authenticated else None,
+        created_by=user_of(user),
     )
 
 
@@ -463,8 +423,8 @@ def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
     pk = sanction.pk if isinstance(sanction, Sanction) else sanction
     s = Sanction.objects.filter(pk=pk).first()
     if s is None:
-        raise _fail("SANCTION_MISSING", "sanzione inesistente")
-    _require_open(_lock(s.turno_id))
+        raise fail("SANCTION_MISSING", "sanzione inesistente")
+    require_open(_lock(s.turno_id))
     s.delete()
 
 
@@ -484,7 +444,7 @@ def turno_close(
     """
     season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
-    _require_open(turno)
+    require_open(turno)
     rules = turno.season.ruleset
     record = turno_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
     score = score_turno(rules, record, require_complete=True)
@@ -503,71 +463,17 @@ def turno_close(
     # places are unique per turno: clear then set, so a swap never trips the constraint
     Seat.objects.filter(turno=turno).update(place=None)
     Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "tiebreak_rank"])
-    turno.status = Turno.CHIUSO
-    turno.closed_at = timezone.now()
-    turno.closed_by = user if user is not None and user.is_authenticated else None
     turno.winner = next(s.player for s in seats if s.place == 1)
-    if turno.verbale_number is None:
-        last = Turno.objects.filter(season=turno.season).aggregate(m=Max("verbale_number"))["m"]
-        turno.verbale_number = (last or 0) + 1
-    turno.save()
-    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
-    if recompute:
-        season_recompute(season=turno.season, since=turno.giornata.date)
-    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
-    return turno
-
-
-@retry_once
-@transaction.atomic
-def turno_reopen(*, turno: Turno | int, reason: str, user=None) -> Turno:
-    """Reopen a closed turno with a reason (kept); the season is recomputed from its giornata."""
-    season_lock_of_turno(turno)
-    turno = _lock(turno)
-    season_require_open(turno.season)
-    if turno.is_open:
-        raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
-    reason = user_text(
-        reason,
-        field="reason",
-        label="motivazione",
-        max_length=2000,
-        code="REOPEN_REASON",
-        empty="per riaprire un turno chiuso serve una motivazione",
-    )
-    turno.status = Turno.IN_CORSO
-    turno.closed_at = None
-    turno.winner = None
-    turno.save()
-    Seat.objects.filter(turno=turno).update(
-        place=None,
-        ratio=None,
-        series_before="",
-        series_after="",
-        titles=[],
-        league_points=None,
-        extra={},  # the player's figures of this turno count again when it closes again
-    )
-    TitleAward.objects.filter(seat__turno=turno).delete()
-    TurnoEvent.objects.create(
-        turno=turno,
-        kind=TurnoEvent.REOPEN,
-        reason=reason,
-        user=user if user is not None and user.is_authenticated else None,
-    )
-    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
-    season_recompute(season=turno.season, since=turno.giornata.date)
-    news_turno(turno=turno, kind="reopen")
-    return turno
+    return close_stamp(turno, user, recompute=recompute)
 
 
 def turno_delete(*, turno: Turno | int, user=None) -> None:
     """Delete an open turno with no smazzate (a turno started by mistake)."""
     with transaction.atomic():
         turno = _lock(turno)
-        _require_open(turno)
+        require_open(turno)
         if turno.smazzate.exists():
-            raise _fail(
+            raise fail(
                 "TURNO_NOT_EMPTY",
                 "si può eliminare solo un turno senza smazzate: annullarle prima",
             )

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from scoring.models import Season, StoredDocument, Turno
 from scoring.rules.problems import RuleViolation
-from scoring.services import interchange
+from scoring.services import recording
 from scoring.services.backup import backup_document
 from scoring.services.interchange import read_document, season_export, season_import
 from scoring.services.jsonstream import Stream, write_json
@@ -52,7 +52,7 @@ def test_export_to_stdout_is_the_same_document(season, tmp_path):
 
 def test_the_export_reads_the_season_in_batches_in_date_order(season, monkeypatch):
     whole = season_export(season=season)
-    monkeypatch.setattr(interchange, "EXPORT_BATCH", 2)
+    monkeypatch.setattr(recording, "EXPORT_BATCH", 2)  # the export of every ledger
     assert season_export(season=season) == whole
     dates = [(t["date"], t["number"]) for t in whole["turni"]]
     assert dates == sorted(dates)

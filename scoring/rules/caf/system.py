@@ -18,7 +18,7 @@ from . import interchange
 from .records import TurnoRecord
 from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf
 from .simulator import simulate_turno
-from .turno import check_smazzata, progress_of, rank
+from .turno import check_smazzata, check_turno_header, progress_of, rank
 from .turno import score_turno as score_caf_turno
 
 
@@ -53,6 +53,11 @@ class CafSystem(BaseSystem):
 
     def deals_total(self, rules: RuleSet, players: int) -> int | None:
         return rules.smazzate_count(players) if players in rules.decks else None  # 7 + 3N
+
+    def check_table(
+        self, rules: RuleSet, players: Sequence[str], first_dealer: str
+    ) -> list[Problem]:
+        return check_turno_header(rules, list(players), first_dealer)
 
     def table_sizes(self, rules: RuleSet) -> tuple[int, ...]:
         return tuple(range(rules.min_players, rules.max_players + 1))

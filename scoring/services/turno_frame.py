@@ -1,0 +1,178 @@
+"""What every ledger does to a turno the same way, written once: the row lock, the guards and
+their messages, the undo of the last deal, the close's stamp (status, Verbale number, trail,
+standing, news) and the whole reopen. The two ledgers (:mod:`.turni`, :mod:`.games`) add only
+what they score and store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from scoring import formatting
+from scoring.models import Penalita, Seat, TitleAward, Turno, TurnoEvent
+from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.text import user_text
+from scoring.services.close_requests import confirmations_clear
+from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
+from scoring.services.news import news_turno
+from scoring.services.season import season_recompute
+
+TURNO_CLOSED = gettext_noop(
+    "il turno %(turno)s è chiuso: per modificarlo va riaperto con una motivazione"
+)
+TURNO_OPEN = gettext_noop("il turno %(turno)s è già aperto")
+
+
+def fail(code: str, message: str, **kw: Any) -> RuleViolation:
+    return RuleViolation([Problem(code, message, **kw)])
+
+
+def user_of(user: Any) -> Any:
+    """The signed-in user a row records (None for a program or an anonymous request)."""
+    return user if user is not None and user.is_authenticated else None
+
+
+def turno_problem(code: str, template: str, turno: Turno, **kw: Any) -> RuleViolation:
+    """A problem naming ``turno`` as a reader does (``20/11/2026 #1``), said in their language."""
+    label = formatting.turno_label(turno.date, turno.number)
+    return RuleViolation([Problem.said(code, template, {"turno": label}, **kw)])
+
+
+def turno_lock(turno: Turno | int, load: Callable[[QuerySet[Turno]], QuerySet[Turno]]) -> Turno:
+    """The turno, its row locked for this transaction, loaded by ``load`` (the prefetches its
+    ledger reads)."""
+    pk = turno.pk if isinstance(turno, Turno) else turno
+    # lock the row first (PostgreSQL); SQLite serialises writers with IMMEDIATE transactions
+    Turno.objects.select_for_update().filter(pk=pk).values_list("pk", flat=True).first()
+    try:
+        return load(Turno.objects.filter(pk=pk)).get()
+    except Turno.DoesNotExist:
+        raise fail("TURNO_MISSING", "turno inesistente") from None
+
+
+def require_open(turno: Turno) -> None:
+    season_require_open(turno.season)  # a closed season is frozen
+    if not turno.is_open:
+        raise turno_problem("TURNO_CLOSED", TURNO_CLOSED, turno)
+
+
+def next_number(number: int | None, expected: int) -> int:
+    """The number of the deal to record: ``expected``, unless the caller believed another (a
+    deal recorded meanwhile by another segretario)."""
+    if number is not None and number != expected:
+        raise fail(
+            "SMAZZATA_ALREADY_RECORDED",
+            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
+            "ricaricare la pagina",
+            smazzata=number,
+        )
+    return expected
+
+
+def recorded_meanwhile(number: int) -> RuleViolation:
+    """Deal ``number`` written by another segretario between the check and the insert."""
+    return fail(
+        "SMAZZATA_ALREADY_RECORDED",
+        f"la smazzata {number} è già stata registrata: ricaricare la pagina",
+        smazzata=number,
+    )
+
+
+def undo_last(turno: Turno, number: int | None) -> int:
+    """Delete the last deal of an open, locked turno (``number``: the one the caller means);
+    returns its number. The ledger then refreshes the totals."""
+    require_open(turno)
+    last = max(turno.smazzate.all(), key=lambda s: s.number, default=None)
+    if last is None:
+        raise fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
+    if number is not None and number != last.number:
+        raise fail(
+            "NOT_LAST_SMAZZATA",
+            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
+            smazzata=number,
+        )
+    last.delete()
+    return last.number
+
+
+def penalita_delete(penalita: Penalita | int, lock: Callable[[int], Turno]) -> Turno:
+    """Delete a penalità of an open turno (locked with ``lock``); returns the turno, whose
+    totals the ledger then refreshes."""
+    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
+    pen = Penalita.objects.filter(pk=pk).first()
+    if pen is None:
+        raise fail("PENALITA_MISSING", "penalità inesistente")
+    turno = lock(pen.turno_id)
+    require_open(turno)
+    pen.delete()
+    return turno
+
+
+def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
+    """The close of a scored turno (its places and winner set by its ledger): status, time,
+    who, the Verbale number (kept across a reopen), the trail, the season's standing from its
+    giornata, the news (after the commit)."""
+    turno.status = Turno.CHIUSO
+    turno.closed_at = timezone.now()
+    turno.closed_by = user_of(user)
+    if turno.verbale_number is None:
+        last = Turno.objects.filter(season=turno.season).aggregate(m=Max("verbale_number"))["m"]
+        turno.verbale_number = (last or 0) + 1
+    turno.save()
+    TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
+    if recompute:
+        season_recompute(season=turno.season, since=turno.giornata.date)
+    news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
+    return turno
+
+
+def reopen_reason(reason: Any) -> str:
+    """The reason of a reopen as it is kept (:func:`user_text`): required."""
+    return user_text(
+        reason,
+        field="reason",
+        label="motivazione",
+        max_length=2000,
+        code="REOPEN_REASON",
+        empty="per riaprire un turno chiuso serve una motivazione",
+    )
+
+
+@retry_once
+@transaction.atomic
+def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
+    """Reopen a closed turno of any game with a reason (kept); the season's standing is
+    computed again from its giornata."""
+    season_lock_of_turno(turno)  # first, as every close and reopen (services/locks.py)
+    turno = turno_lock(turno, lambda qs: qs.select_related("season", "giornata"))
+    season_require_open(turno.season)
+    if turno.is_open:
+        raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
+    reason = reopen_reason(reason)
+    turno.status = Turno.IN_CORSO
+    turno.closed_at = None
+    turno.winner = None
+    turno.save()
+    Seat.objects.filter(turno=turno).update(
+        place=None,
+        ratio=None,
+        series_before="",
+        series_after="",
+        titles=[],
+        league_points=None,
+        extra={},  # the player's figures of this turno count again when it closes again
+    )
+    TitleAward.objects.filter(seat__turno=turno).delete()
+    TurnoEvent.objects.create(
+        turno=turno, kind=TurnoEvent.REOPEN, reason=reason, user=user_of(user)
+    )
+    confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
+    season_recompute(season=turno.season, since=turno.giornata.date)
+    news_turno(turno=turno, kind="reopen")
+    return turno
