@@ -1,12 +1,13 @@
-"""django-tables2 tables of the members' pages: the Classifica Generale and the list of turni.
+"""The tables of the members' pages: the Classifica Generale and the list of turni.
 
-The Classifica reads :class:`scoring.verbale.ClassificaRow` values (the stored standings), so it
-sorts in Python; the turni table reads a queryset and sorts and paginates in the database.
+The Classifica renders its read model (:class:`scoring.verbale.ClassificaSheet`, every game's
+columns as key, label and kind) and sorts in Python; the turni table is a django-tables2 table
+over a queryset, sorted and paginated in the database.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -22,16 +23,15 @@ from django.utils.translation import gettext_lazy as _
 from scoring import formatting
 from scoring.formatting import MINUS
 from scoring.models import Turno
-from scoring.rules.caf.ruleset import TITLE_ORDER
+from scoring.rules.systems import Column
 from scoring.templatetags.kingclub_tags import (
     format_number,
     movement,
     series_badge,
     sign_class,
     title_badges,
-    title_short,
 )
-from scoring.verbale import TITLE_LABELS, ClassificaRow
+from scoring.verbale import ClassificaSheet
 
 TEMPLATE = "scoring/public/table.html"
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -45,158 +45,6 @@ def _data_col(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
         "th": {**attrs.get("th", {}), "data-col": name, "scope": "col"},
         "td": {**attrs.get("td", {}), "data-col": name},
     }
-
-
-def _count(value: int) -> SafeString:
-    if not value:
-        return format_html('<span class="zero">{}</span>', 0)
-    return format_html("{}", value)
-
-
-class TitleColumn(tables.Column):
-    """How many times each player won one title (SPEC §8.3)."""
-
-    def __init__(self, code: str, **kwargs: Any) -> None:
-        label = TITLE_LABELS.get(code, code)
-        if code == "SCUDETTO":
-            header: Any = _("Scudetti")
-        else:
-            header = format_html('<abbr title="{}">{}</abbr>', label, title_short(code))
-        attrs = NUM if code == "SCUDETTO" else NUM_NARROW
-        super().__init__(
-            verbose_name=header,
-            accessor=f"titles__{code}",
-            attrs=_data_col(f"title-{code}", attrs),
-            **kwargs,
-        )
-
-    def render(self, value: int) -> SafeString:
-        return _count(value)
-
-    def value(self, value: int) -> int:
-        return value
-
-
-class ClassificaTable(tables.Table):
-    """The Classifica Generale (SPEC §8.4): the stored rows, sortable by every column."""
-
-    region_label = _("Classifica Generale")  # the scrolling box's name (keyboard users reach it)
-
-    place = tables.Column(
-        verbose_name=_("Pos."), attrs=_data_col("place", NUM), order_by=("place", "-scudetti")
-    )
-    player = tables.Column(verbose_name=_("Giocatore"), attrs=_data_col("player", {}))
-    series = tables.Column(
-        verbose_name=_("Serie"), attrs=_data_col("series", {}), order_by=("series_index",)
-    )
-    score = tables.Column(verbose_name=_("Punti"), attrs=_data_col("score", NUM))
-    movement = tables.Column(
-        verbose_name=_("Mov."),
-        attrs=_data_col("movement", NUM),
-        empty_values=(),
-        order_by=("movement_key",),
-    )
-    turni = tables.Column(verbose_name=_("Turni"), attrs=_data_col("turni", NUM_NARROW))
-    absences = tables.Column(verbose_name=_("Assenze"), attrs=_data_col("absences", NUM_NARROW))
-    average = tables.Column(
-        verbose_name=_("Media"), attrs=_data_col("average", NUM_NARROW), empty_values=()
-    )
-
-    class Meta:
-        template_name = TEMPLATE
-        orderable = True
-        attrs = {"class": "classifica"}
-        row_attrs = {
-            "data-player": lambda record: record.player,
-            # the logged-in member's own row (11.13): highlighted and announced
-            "class": lambda record, table: "me" if record.player_id == table.me else None,
-            "aria-current": lambda record, table: "true" if record.player_id == table.me else None,
-        }
-        empty_text = _("Nessun giocatore in classifica.")
-
-    def __init__(
-        self,
-        rows: list[ClassificaRow],
-        *,
-        series_order: dict[str, int],
-        link_query: str = "",
-        me: int | None = None,
-        **kwargs: Any,
-    ) -> None:
-        self.link_query = link_query
-        self.me = me  # the logged-in member's player id, if any
-        data = [_SortableRow(r, series_order) for r in rows]
-        extra = [(f"title_{code}", TitleColumn(code)) for code in TITLE_ORDER]
-        super().__init__(data, extra_columns=extra, **kwargs)
-        # Scudetti beside the season score; the other titles after the average
-        self.sequence = [
-            "place",
-            "player",
-            "series",
-            "score",
-            "movement",
-            "title_SCUDETTO",
-            "turni",
-            "absences",
-            "average",
-            *(f"title_{c}" for c in TITLE_ORDER if c != "SCUDETTO"),
-        ]
-
-    def render_player(self, record: _SortableRow) -> SafeString:
-        if record.player_id is None:
-            return format_html("{}", record.player)
-        url = reverse("scoring:player", args=[record.player_id]) + self.link_query
-        if record.player_id == self.me:
-            return format_html(
-                '<bdi><a href="{}">{}</a></bdi> <span class="badge badge-me">{}</span>',
-                url,
-                record.player,
-                _("tu"),
-            )
-        return format_html('<bdi><a href="{}">{}</a></bdi>', url, record.player)
-
-    def render_series(self, record: _SortableRow) -> SafeString:
-        return series_badge(record.series, record.series_label)
-
-    def render_score(self, value: Any) -> SafeString:
-        return format_html(
-            '<strong class="{}">{}</strong>', sign_class(value), format_number(value)
-        )
-
-    def render_movement(self, record: _SortableRow) -> SafeString:
-        return movement(record.movement)
-
-    def render_average(self, value: Any) -> str:
-        return format_number(value) if value is not None else "—"
-
-    # the CSV export (``as_values``): plain data, numbers as numbers
-    def value_player(self, record: _SortableRow) -> str:
-        return record.player
-
-    def value_series(self, record: _SortableRow) -> str:
-        return record.series_label
-
-    def value_score(self, value: Any) -> Any:
-        return value
-
-    def value_movement(self, record: _SortableRow) -> Any:
-        return "" if record.movement is None else record.movement
-
-    def value_average(self, value: Any) -> Any:
-        return "" if value is None else value
-
-
-class _SortableRow:
-    """A :class:`ClassificaRow` with the keys the table sorts by (a series by its rank)."""
-
-    def __init__(self, row: ClassificaRow, series_order: dict[str, int]) -> None:
-        self._row = row
-        self.series_index = series_order.get(row.series, 99)
-        # unknown movement (first giornata) sorts as no movement
-        self.movement_key = row.movement if row.movement is not None else 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._row, name)
 
 
 def _players_cell(turno: Turno) -> SafeString:
@@ -310,24 +158,17 @@ class TurniTable(tables.Table):
 
 
 # -- the Classifica Generale as plain HTML ---------------------------------------------------------
-# The members' page renders the same columns, sorting links, arrows and row marks as
-# :class:`ClassificaTable` (which the CSV download keeps using), without django-tables2's per-cell
-# machinery: 300 members x 16 columns cost ~0.3 s through the table, a few ms here.
+# The members' page of every game renders the read model's columns (:class:`ClassificaSheet`:
+# key, label, kind) with sorting links, arrows and row marks, as a plain loop: 300 members x 16
+# columns cost ~0.3 s through django-tables2's per-cell machinery, a few ms here.
 @dataclass(frozen=True)
 class _Col:
-    name: str  # the ``?sort=`` key
+    name: str  # the ``?sort=`` key: the column's key
     data_col: str
     css: str
-    header: Callable[[], str]  # safe HTML, in the active language
-    order: tuple[tuple[Callable[[ClassificaRow], Any], bool], ...]  # (accessor, descending)
-    cell: Callable[[ClassificaRow], str]  # safe HTML
-
-
-def _title_header(code: str) -> str:
-    if code == "SCUDETTO":
-        return escape(gettext("Scudetti"))
-    label = escape(TITLE_LABELS.get(code, code))
-    return f'<abbr title="{label}">{escape(title_short(code))}</abbr>'
+    header: str  # safe HTML, in the active language
+    order: tuple[tuple[Callable[[dict[str, Any]], Any], bool], ...]  # (accessor, descending)
+    cell: Callable[[dict[str, Any]], str]  # safe HTML
 
 
 def _two_places(sep: str) -> Callable[[Any], str]:
@@ -347,130 +188,110 @@ def _count_html(value: int) -> str:
     return f"{value}" if value else '<span class="zero">0</span>'
 
 
-def _classifica_columns(series_order: dict[str, int], link_query: str, me: int | None) -> list:
+def _number_key(value: Any) -> Any:
+    """A figure as it sorts: by its number (a fee stored as ``"1.00"`` too), else as text."""
+    try:
+        return Decimal(str(value))
+    except ArithmeticError:
+        return str(value)
+
+
+def _header(column: Column) -> str:
+    label = escape(gettext(column.label))
+    return f'<abbr title="{label}">{escape(column.short)}</abbr>' if column.short else label
+
+
+def _kind(column: Column) -> tuple[str, Callable[[dict[str, Any]], Any], Callable[[Any], str]]:
+    """A column's alignment, sort key and cell (safe HTML) by its kind."""
     number = _two_places(get_format("DECIMAL_SEPARATOR"))
-    # one reverse() for every row's link
-    player_url = reverse("scoring:player", args=[987654321]).replace("987654321", "{}")
-    player_url = escape(player_url + link_query)
+    key = column.key
     badges: dict[tuple[str, str], str] = {}
     moves: dict[int | None, str] = {}
 
-    def badge(r: ClassificaRow) -> str:
-        key = (r.series, r.series_label)
-        if key not in badges:
-            badges[key] = str(series_badge(r.series, r.series_label))
-        return badges[key]
+    def badge(r: dict[str, Any]) -> str:
+        shown = (r["series"], r["series_label"])
+        if shown not in badges:
+            badges[shown] = str(series_badge(*shown))
+        return badges[shown]
 
-    def move(r: ClassificaRow) -> str:
-        if r.movement not in moves:
-            moves[r.movement] = str(movement(r.movement))
-        return moves[r.movement]
+    def move(r: dict[str, Any]) -> str:
+        if r["movement"] not in moves:
+            moves[r["movement"]] = str(movement(r["movement"]))
+        return moves[r["movement"]]
 
-    def player_cell(r: ClassificaRow) -> str:
-        name = escape(r.player)
-        if r.player_id is None:
+    def score(r: dict[str, Any]) -> str:
+        return f'<strong class="{sign_class(r[key])}">{number(r[key])}</strong>'
+
+    kinds: dict[str, tuple[str, Callable[[dict[str, Any]], Any], Callable[[Any], str]]] = {
+        "series": ("", lambda r: r["series_rank"], badge),
+        "score": ("num", lambda r: r[key], score),
+        "movement": ("num", lambda r: r[key] if r[key] is not None else 0, move),
+        "count": ("num", lambda r: r.get(key, 0), lambda r: _count_html(r.get(key, 0))),
+        "average": (
+            "num",
+            lambda r: r[key],
+            lambda r: number(r[key]) if r[key] is not None else "—",
+        ),
+    }
+    figure = (
+        "num",
+        lambda r: _number_key(r.get(key, "")),
+        lambda r: escape(formatting.figure(r.get(key, ""))),
+    )
+    return kinds.get(column.kind, figure)
+
+
+def _classifica_columns(columns: tuple[Column, ...], link_query: str, me: int | None) -> list:
+    # one reverse() for every row's link
+    player_url = reverse("scoring:player", args=[987654321]).replace("987654321", "{}")
+    player_url = escape(player_url + link_query)
+
+    def player_cell(r: dict[str, Any]) -> str:
+        name = escape(r["player"])
+        if r["player_id"] is None:
             return name
-        url = player_url.format(r.player_id)
-        if r.player_id == me:
+        url = player_url.format(r["player_id"])
+        if r["player_id"] == me:
             return (
                 f'<bdi><a href="{url}">{name}</a></bdi> '
                 f'<span class="badge badge-me">{escape(gettext("tu"))}</span>'
             )
         return f'<bdi><a href="{url}">{name}</a></bdi>'
 
-    def title_col(code: str) -> _Col:
-        return _Col(
-            f"title_{code}",
-            f"title-{code}",
-            "num" if code == "SCUDETTO" else "num hide-narrow",
-            lambda: _title_header(code),
-            ((lambda r: r.titles.get(code, 0), False),),
-            lambda r: _count_html(r.titles.get(code, 0)),
-        )
-
-    def text(label: Any) -> Callable[[], str]:  # a lazy text, translated when rendered
-        return lambda: escape(str(label))
-
-    first = [
+    out = [
         _Col(
             "place",
             "place",
             "num",
-            text(_("Pos.")),
-            ((lambda r: r.place, False), (lambda r: r.scudetti, True)),
-            lambda r: f"{r.place}",
+            escape(gettext("Pos.")),
+            # shared places in the stored order (C.A.F.: more Scudetti first)
+            ((lambda r: r["place"], False), (lambda r: r.get("scudetti", 0), True)),
+            lambda r: f"{r['place']}",
         ),
         _Col(
             "player",
             "player",
             "",
-            text(_("Giocatore")),
-            ((lambda r: r.player, False),),
+            escape(gettext("Giocatore")),
+            ((lambda r: r["player"], False),),
             player_cell,
         ),
-        _Col(
-            "series",
-            "series",
-            "",
-            text(_("Serie")),
-            ((lambda r: series_order.get(r.series, 99), False),),
-            badge,
-        ),
-        _Col(
-            "score",
-            "score",
-            "num",
-            text(_("Punti")),
-            ((lambda r: r.score, False),),
-            lambda r: f'<strong class="{sign_class(r.score)}">{number(r.score)}</strong>',
-        ),
-        _Col(
-            "movement",
-            "movement",
-            "num",
-            text(_("Mov.")),
-            ((lambda r: r.movement if r.movement is not None else 0, False),),
-            move,
-        ),
-        title_col("SCUDETTO"),
-        _Col(
-            "turni",
-            "turni",
-            "num hide-narrow",
-            text(_("Turni")),
-            ((lambda r: r.turni, False),),
-            lambda r: f"{r.turni}",
-        ),
-        _Col(
-            "absences",
-            "absences",
-            "num hide-narrow",
-            text(_("Assenze")),
-            ((lambda r: r.absences, False),),
-            lambda r: f"{r.absences}",
-        ),
-        _Col(
-            "average",
-            "average",
-            "num hide-narrow",
-            text(_("Media")),
-            ((lambda r: r.average, False),),
-            lambda r: number(r.average) if r.average is not None else "—",
-        ),
     ]
-    return first + [title_col(c) for c in TITLE_ORDER if c != "SCUDETTO"]
+    for column in columns:
+        align, sort_key, cell = _kind(column)
+        css = f"{align} hide-narrow".strip() if column.narrow else align
+        # a title's cells are ``title-CODE`` (the Albo d'oro's, the tests' name)
+        data_col = column.key.replace("title_", "title-", 1)
+        out.append(_Col(column.key, data_col, css, _header(column), ((sort_key, False),), cell))
+    return out
 
 
-CLASSIFICA_SORTS = frozenset(
-    ["place", "player", "series", "score", "movement", "turni", "absences", "average"]
-    + [f"title_{c}" for c in TITLE_ORDER]
-)
-
-
-def classifica_sort(raw: str | None) -> str:
-    """``?sort=`` as the page understands it: a column, ``-`` for descending; else ``""``."""
+def classifica_sort(raw: str | None, columns: Iterable[Column]) -> str:
+    """``?sort=`` as the page understands it: one of the ``columns`` (or place, player), ``-``
+    for descending; else ``""``."""
     raw = (raw or "").strip()
-    return raw if raw.lstrip("-") in CLASSIFICA_SORTS and raw.count("-") <= 1 else ""
+    names = {"place", "player", *(c.key for c in columns)}
+    return raw if raw.lstrip("-") in names and raw.count("-") <= 1 else ""
 
 
 def _none_first(value: Any) -> tuple[int, Any]:
@@ -478,19 +299,19 @@ def _none_first(value: Any) -> tuple[int, Any]:
 
 
 def classifica_html(
-    rows: list[ClassificaRow],
+    sheet: ClassificaSheet,
     *,
-    series_order: dict[str, int],
     sort: str = "",
     stagione: int | None = None,
     me: int | None = None,
 ) -> str:
-    """The Classifica Generale's table (safe HTML): sortable by every column (``sort`` as from
-    :func:`classifica_sort`), the member's own row marked and announced."""
+    """The Classifica Generale's table (safe HTML) in the columns of the season's game: sortable
+    by every column (``sort`` as from :func:`classifica_sort`), the member's own row marked and
+    announced."""
     link_query = f"?stagione={stagione}" if stagione is not None else ""
-    columns = _classifica_columns(series_order, link_query, me)
+    columns = _classifica_columns(sheet.columns, link_query, me)
     ordered, descending = sort.lstrip("-"), sort.startswith("-")
-    rows = list(rows)
+    rows = list(sheet.rows)
     for col in columns:
         if col.name == ordered:
             for accessor, desc in reversed(col.order):  # stable: the last key first
@@ -500,7 +321,7 @@ def classifica_html(
     out = [
         '<div class="table-wrap" tabindex="0" role="region" aria-label="',
         escape(gettext("Classifica Generale")),
-        '">\n<table class="classifica">\n<thead>\n<tr>\n',
+        f'">\n<table class="classifica" data-system="{escape(sheet.system)}">\n<thead>\n<tr>\n',
     ]
     for col in columns:
         css, aria, nxt = f"{col.css} orderable".lstrip(), "", col.name
@@ -510,14 +331,14 @@ def classifica_html(
             nxt = col.name if descending else f"-{col.name}"
         out.append(
             f'<th class="{css}" data-col="{col.data_col}" scope="col"{aria}>'
-            f'<a href="?{keep}sort={nxt}" title="{sort_title}">{col.header()}</a></th>\n'
+            f'<a href="?{keep}sort={nxt}" title="{sort_title}">{col.header}</a></th>\n'
         )
     out.append("</tr>\n</thead>\n<tbody>\n")
     for i, r in enumerate(rows):
         parity = "even" if i % 2 == 0 else "odd"
-        mine = r.player_id is not None and r.player_id == me
+        mine = r["player_id"] is not None and r["player_id"] == me
         attrs = f' class="me {parity}" aria-current="true"' if mine else f' class="{parity}"'
-        out.append(f'<tr data-player="{escape(r.player)}"{attrs}>')
+        out.append(f'<tr data-player="{escape(r["player"])}"{attrs}>')
         for col in columns:
             css = f' class="{col.css}"' if col.css else ""
             out.append(f'<td{css} data-col="{col.data_col}">{col.cell(r)}</td>')
@@ -529,6 +350,24 @@ def classifica_html(
         )
     out.append("</tbody>\n</table>\n</div>\n")
     return "".join(out)
+
+
+def classifica_values(sheet: ClassificaSheet) -> list[list[Any]]:
+    """The Classifica as plain data (the CSV): the header (an abbreviation where the page has
+    one), then a row per player, numbers as numbers, a series by its name."""
+    plain: dict[str, Callable[[dict[str, Any], str], Any]] = {
+        "series": lambda r, _key: r["series_label"],
+        "movement": lambda r, key: "" if r[key] is None else r[key],
+        "average": lambda r, key: "" if r[key] is None else r[key],
+        "count": lambda r, key: r.get(key, 0),
+    }
+    header = [gettext("Pos."), gettext("Giocatore")]
+    header += [c.short or gettext(c.label) for c in sheet.columns]
+    values = [(c.key, plain.get(c.kind, lambda r, key: r.get(key, ""))) for c in sheet.columns]
+    return [
+        header,
+        *([r["place"], r["player"], *(value(r, key) for key, value in values)] for r in sheet.rows),
+    ]
 
 
 def player_timeline_html(timeline: list[Any]) -> SafeString:

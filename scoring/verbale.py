@@ -13,35 +13,16 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Max, Q
+from django.db.models import Max, Q, Subquery
 
 from scoring import formatting
 from scoring.models import Giornata, Season, Standing, Turno, TurnoEvent
 from scoring.rules.caf import rank_classifica
-from scoring.rules.caf.ruleset import SUIT_SYMBOLS, TITLE_ORDER
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, TITLE_LABELS, TITLE_ORDER
+from scoring.rules.systems import Column
 from scoring.selectors import season_start_state, standings_aggregate
 from scoring.selectors_confirmations import confirmation_lines
 
-TITLE_LABELS = {
-    "SCUDETTO": "Scudetto",
-    "COPPA_CAMPIONI": "Coppa dei Campioni",
-    "INTERCONTINENTALE": "Coppa Intercontinentale",
-    "UEFA": "Coppa UEFA",
-    "MITROPA": "Mitropa Cup",
-    "COPPA_ITALIA": "Coppa Italia",
-    "RETROCESSIONE": "Retrocessione",
-    "RETROCESSIONE_CONTATORE": "Retrocessione per contatore",
-}
-TITLE_SHORT = {
-    "SCUDETTO": "Scu",
-    "COPPA_CAMPIONI": "CdC",
-    "INTERCONTINENTALE": "Int",
-    "UEFA": "UEFA",
-    "MITROPA": "Mit",
-    "COPPA_ITALIA": "CI",
-    "RETROCESSIONE": "Retr",
-    "RETROCESSIONE_CONTATORE": "RetrC",
-}
 SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}
 RED_SUITS = {"H", "D"}
 
@@ -271,6 +252,8 @@ class ClassificaRow:
     previous_place: int | None
     previous_series: str
     series_movement: int = 0  # +1 promoted, -1 relegated at the last giornata
+    # the game's own figures of the row (the standing columns a system declares)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def movement(self) -> int | None:
@@ -297,7 +280,7 @@ def classifica(
     or ``player_id``, only the rows placed ``top`` or better and that player's row (a player's
     page shows those, not 300 rows): with places ranked 1, 2, 2, 4..., the first ``top`` rows of
     the whole table are always among them."""
-    rules = None if season.is_generic else season.ruleset  # other games have no series
+    rules = season.ruleset if season.system.series_ladder else None
     rows = []
     labels: dict[str, str] = {}
     standings = Standing.objects.filter(season=season)
@@ -316,6 +299,7 @@ def classifica(
         titles,
         previous_place,
         previous_series,
+        extra,
     ) in standings.values_list(
         "place",
         "player__name",
@@ -328,6 +312,7 @@ def classifica(
         "titles",
         "previous_place",
         "previous_series",
+        "extra",
     ):
         if rules and series not in labels:
             labels[series] = rules.series_label(series)
@@ -347,9 +332,91 @@ def classifica(
                 previous_place=previous_place,
                 previous_series=previous_series,
                 series_movement=_series_move(rules, previous_series, series) if rules else 0,
+                extra=extra or {},
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class ClassificaSheet:
+    """The Classifica Generale of a season as every document shows it, for every game: the
+    columns its game system declares after place and player (:class:`Column`: key, label, kind)
+    and one dict per row, in display order, holding every column's key (``place``, ``player``,
+    ``player_id`` and ``movement`` besides). The page, the CSV and the scoreboard render it."""
+
+    club: str
+    season: str
+    game: str
+    system: str  # the rule-set code (a page's ``data-system``)
+    columns: tuple[Column, ...]
+    rows: tuple[dict[str, Any], ...]
+    notes: tuple[str, ...]  # the legend's sentences (marked for translation)
+
+    @property
+    def legend(self) -> list[tuple[str, str]]:
+        """The abbreviations of the headers, with what they stand for."""
+        return [(c.short, c.label) for c in self.columns if c.short]
+
+
+def sheet_row(row: ClassificaRow, series_order: dict[str, int]) -> dict[str, Any]:
+    """A stored row of the Classifica as the sheet's dict: every stored figure by its key (the
+    game's own figures over the shared columns of the same name)."""
+    return {
+        "place": row.place,
+        "player": row.player,
+        "player_id": row.player_id,
+        "movement": row.movement,
+        "score": row.score,
+        "series": row.series,
+        "series_label": row.series_label,
+        "series_rank": series_order.get(row.series, 99),
+        "turni": row.turni,
+        "absences": row.absences,
+        "scudetti": row.scudetti,
+        "average": row.average,
+        **{f"title_{code}": n for code, n in row.titles.items()},
+        **row.extra,
+    }
+
+
+def classifica_sheet(season: Season, rows: list[ClassificaRow] | None = None) -> ClassificaSheet:
+    """The one read model of a season's Classifica (one query: :func:`classifica`; or its
+    ``rows`` when the caller has them)."""
+    system = season.system
+    rows = classifica(season) if rows is None else rows
+    order = (
+        {code: i for i, code in enumerate(season.ruleset.series_codes())}
+        if system.series_ladder
+        else {}
+    )
+    return ClassificaSheet(
+        club=settings.CLUB_NAME,
+        season=season.name,
+        game=system.label,
+        system=system.code,
+        columns=tuple(system.classifica_columns()),
+        rows=tuple(sheet_row(r, order) for r in rows),
+        notes=tuple(system.classifica_notes),
+    )
+
+
+def classifica_dates(season: Season) -> tuple[dt.date | None, Turno | None]:
+    """The date the Classifica is up to (its last giornata with a closed turno) and, when the
+    season's most recent close was a back-dated turno that replayed it, that turno: one query
+    (the most recent close, with the last closed giornata's date beside it)."""
+    closed = Turno.objects.filter(season=season, status=Turno.CHIUSO)
+    last = closed.order_by("-giornata__date").values("giornata__date")[:1]
+    newest = closed.filter(closed_at__isnull=False).order_by("-closed_at", "-pk").values("pk")[:1]
+    latest = (
+        Turno.objects.filter(pk=Subquery(newest))
+        .select_related("giornata")
+        .annotate(last=Subquery(last))
+        .first()
+    )
+    if latest is None:
+        return last_closed_date(season), None
+    return latest.last, latest if latest.giornata.date < latest.last else None
 
 
 def classifica_as_of(season: Season, date: dt.date) -> list[ClassificaRow]:

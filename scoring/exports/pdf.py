@@ -23,7 +23,8 @@ from weasyprint.urls import URLFetcher
 
 from scoring import formatting
 from scoring.exports import DRAFT_MARK, now, series_text, verbale_doc_id, verbale_title
-from scoring.verbale import TITLE_LABELS, TITLE_SHORT, ClassificaRow, Verbale
+from scoring.rules.caf.ruleset import TITLE_LABELS, TITLE_SHORT
+from scoring.verbale import ClassificaRow, Verbale
 
 # where static/css/print.css loads the DejaVu fonts from (fontconfig's DejaVu is the fallback)
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from .calendar import Calendar, calendar_of
 from .numbers import is_typed_int
@@ -184,6 +184,31 @@ class LedgerSystem(GameSystem, Protocol):
         ...
 
 
+class Column(NamedTuple):
+    """A column of a document's table: the key of its value in a row, the label (marked for
+    translation, or a proper name), and the kind that says how every renderer formats, sorts
+    and aligns it (:data:`COLUMN_KINDS`)."""
+
+    key: str
+    label: str
+    kind: str = "figure"
+    #: dropped on a narrow screen (the page keeps the essentials)
+    narrow: bool = False
+    #: an abbreviation for the header (the label becomes its title and the page's legend)
+    short: str = ""
+
+
+# How a column's values are written (the renderers know each kind; a system picks among them).
+COLUMN_KINDS = (
+    "figure",  # a game's own figure as stored (whole points, a fee 1,00)
+    "score",  # the season score, in bold with its sign's colour and the game's decimals
+    "movement",  # places gained or lost since the previous giornata (an arrow, or a dash)
+    "series",  # a series of the ladder (a badge; sorted by the ladder's order)
+    "count",  # a count (0 written faintly)
+    "average",  # a Decimal with two places, a dash when there is none
+)
+
+
 class BaseSystem:
     """The defaults of every game system: what a system *has*, declared as data, so the frame
     asks a feature and never the system's code, nor probes it with ``getattr``/``hasattr``.
@@ -239,6 +264,23 @@ class BaseSystem:
     #: the games still open to them and a count per player, with the running check of the
     #: counts (King C.A.F.'s own form)
     entry_form: str = "fields"
+
+    #: what the Classifica's legend says under the table (marked for translation), in order
+    classifica_notes: tuple[str, ...] = (
+        gettext_noop(
+            "A pari punti si condivide il posto. Mov.: posti guadagnati o persi dalla giornata "
+            "precedente."
+        ),
+    )
+
+    def classifica_columns(self) -> list[Column]:
+        """The Classifica's columns after place and player, as every document shows them: the
+        movement, then the system's standing figures (:meth:`standing_columns`). A system with
+        more to show (a ladder, titles) declares its own list."""
+        columns = self.standing_columns()  # type: ignore[attr-defined]
+        return [Column("movement", gettext_noop("Mov."), "movement")] + [
+            Column(key, label) for key, label in columns
+        ]
 
     def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
         """The calendar of a season's stored rule set (its ``calendar`` table, the dates a

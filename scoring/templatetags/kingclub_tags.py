@@ -23,8 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring import formatting
-from scoring.rules.caf.ruleset import SUIT_SYMBOLS
-from scoring.verbale import TITLE_LABELS, TITLE_SHORT
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, TITLE_LABELS, TITLE_SHORT
 
 register = template.Library()
 

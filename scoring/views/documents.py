@@ -15,7 +15,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
-from django.utils.translation import gettext as _
 
 from scoring.exports import classifica_basename
 from scoring.exports.csv import CONTENT_TYPE as CSV
@@ -25,7 +24,6 @@ from scoring.models import Season, StoredDocument, Turno
 from scoring.permissions import members_view
 from scoring.publishing import require_published
 from scoring.selectors import season_turni
-from scoring.selectors_games import game_classifica
 from scoring.services.documents import (
     PDF,
     XLSX,
@@ -33,8 +31,8 @@ from scoring.services.documents import (
     kept_document,
     verbale_document,
 )
-from scoring.tables import ClassificaTable, TurniTable
-from scoring.verbale import classifica
+from scoring.tables import TurniTable, classifica_values
+from scoring.verbale import classifica_sheet
 
 
 def _document(content: bytes, content_type: str, filename: str, *, inline: bool) -> HttpResponse:
@@ -139,14 +137,8 @@ def classifica_csv_view(request: HttpRequest, season_pk: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_pk)
     require_published(request, season)
     name = f"{classifica_basename(season.name)}.csv"
-    if season.is_generic:  # the game's own columns
-        c = game_classifica(season)
-        header = [_("Pos."), _("Giocatore"), *(_(label) for _key, label in c.columns)]
-        content = rows_csv([header, *([r.place, r.player, *r.values] for r in c.rows)])
-        return _document(content, CSV, name, inline=False)
-    order = {code: i for i, code in enumerate(season.ruleset.series_codes())}
-    table = ClassificaTable(classifica(season), series_order=order)
-    return _document(table_csv(table), CSV, name, inline=False)
+    content = rows_csv(classifica_values(classifica_sheet(season)))  # in its game's columns
+    return _document(content, CSV, name, inline=False)
 
 
 @members_view

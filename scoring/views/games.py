@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
@@ -29,7 +28,6 @@ from scoring.problem_text import engine_text, localized, localized_all
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.selectors_games import (
-    game_classifica,
     game_player,
     game_record,
     game_turni,
@@ -47,9 +45,7 @@ from scoring.services.games import (
     game_turno_reopen,
 )
 from scoring.services.turni import turno_delete
-from scoring.verbale import last_closed_date
 from scoring.views.confirm import CLOSE_REQUESTED
-from scoring.views.pagecache import CLASSIFICA_CACHE_SECONDS
 
 T = "scoring/games/"
 # the parts of the one live screen (segreteria/_live.html) for a deal entered as declared fields
@@ -581,31 +577,6 @@ def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # -- the members' pages of a generic season (called by scoring.views.public) ---------------------
-def classifica_cache_key(season) -> str:
-    """The shared cache's key of a season's stored standing as the page shows it: the season's
-    ``version`` is bumped by every write that changes it (close, reopen, rescore, names), so one
-    close makes every worker read it again (as C.A.F.'s, ``views.public.classifica_cache_key``)."""
-    made = season.created_at.timestamp() if season.created_at else 0
-    return f"classifica-game:{season.pk}:{made}:{season.version}"
-
-
-def classifica_page(request: HttpRequest, season, ctx: dict[str, Any]) -> HttpResponse:
-    """The season's standing, in the columns its game system names; its read model comes from
-    the shared cache while the season's version stands."""
-    key = classifica_cache_key(season)
-    part = cache.get(key)
-    if part is None:  # cold: right after a close or reopen
-        part = {"standing": game_classifica(season), "last_date": last_closed_date(season)}
-        cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
-    ctx.update(
-        system=season.system,
-        columns=part["standing"].columns,
-        rows=part["standing"].rows,
-        last_date=part["last_date"],
-    )
-    return render(request, T + "classifica.html", ctx)
-
-
 def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The Verbale di Turno on screen: every smazzata as the system describes it, the points,
     the totals, the places and the system's figures, the reopenings with their reasons."""

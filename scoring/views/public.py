@@ -36,7 +36,6 @@ from scoring.filters import TurnoFilter
 from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
 from scoring.permissions import members_view
 from scoring.publishing import sees_unpublished, unpublished_page
-from scoring.rules.caf.ruleset import TITLE_ORDER
 from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.numbers import typed_int_or_none
 from scoring.selectors import (
@@ -47,11 +46,17 @@ from scoring.selectors import (
     turno_with_everything,
 )
 from scoring.selectors_games import member_page_follows_version
-from scoring.services.preview import classifica_header
 from scoring.services.season import CHART_LEADERS
 from scoring.tables import TurniTable, classifica_html, classifica_sort, player_timeline_html
-from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number, title_short
-from scoring.verbale import TITLE_LABELS, ClassificaRow, classifica, last_closed_date, verbale
+from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number
+from scoring.verbale import (
+    ClassificaRow,
+    classifica,
+    classifica_dates,
+    classifica_sheet,
+    last_closed_date,
+    verbale,
+)
 from scoring.views import games as game_views
 from scoring.views import pagecache
 
@@ -112,15 +117,9 @@ def _classifica_part(
     season: Season, *, sort: str, stagione: int | None, me: int | None
 ) -> dict[str, Any]:
     """What the page shows of the season's stored Classifica (two queries and the table)."""
-    rows = classifica(season)
-    last_date, backdated = classifica_header(season)
-    html = classifica_html(
-        rows,
-        series_order={code: i for i, code in enumerate(season.ruleset.series_codes())},
-        sort=sort,
-        stagione=stagione,
-        me=me,
-    )
+    sheet = classifica_sheet(season)
+    last_date, backdated = classifica_dates(season)
+    html = classifica_html(sheet, sort=sort, stagione=stagione, me=me)
     note = None
     if backdated is not None:
         note = {
@@ -131,20 +130,27 @@ def _classifica_part(
     # 300 members' rows are ~400 kB of HTML: kept compressed (~25 kB), a hit reads and inflates
     # that in about a millisecond instead of decoding the whole text from the cache's storage
     table = zlib.compress(html.encode(), 1)
-    return {"table_zlib": table, "last_date": last_date, "backdated": note}
+    return {
+        "table_zlib": table,
+        "last_date": last_date,
+        "backdated": note,
+        "notes": sheet.notes,
+        "legend": sheet.legend,
+        "game": sheet.game,
+    }
 
 
 def _classifica_page(
     request: HttpRequest, season: Season | None, extra: dict[str, Any] | None = None
 ) -> HttpResponse:
+    """The Classifica Generale of every game, in the columns its system declares: the table
+    from the shared cache while the season's version stands."""
     ctx = _season_context(request, season)
     ctx.update(extra or {})
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
-    if season is not None and season.is_generic:  # the game's own standing columns
-        return game_views.classifica_page(request, season, ctx)
     if season is not None:
-        sort = classifica_sort(request.GET.get("sort"))
+        sort = classifica_sort(request.GET.get("sort"), season.system.classifica_columns())
         stagione = season.pk if ctx["season_query"] else None
         me = own_player_id(request)
         key = classifica_cache_key(
@@ -166,9 +172,9 @@ def _classifica_page(
                 giornata=SimpleNamespace(**note["giornata"]),
                 closed_at=note["closed_at"],
             ),
-            title_legend=[
-                (title_short(c), TITLE_LABELS[c]) for c in TITLE_ORDER if c != "SCUDETTO"
-            ],
+            notes=part["notes"],
+            title_legend=part["legend"],
+            game=part["game"],
         )
     return render(request, "scoring/public/classifica.html", ctx)
 

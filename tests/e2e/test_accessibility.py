@@ -163,7 +163,7 @@ def _wrong_password(page) -> None:
 # -- what a page must show besides passing axe (issue 25, defects 2 and 5, every game) ----------
 def _no_movement(page) -> None:
     """A season's Classifica after its first close: no movement arrow, a dash in every row."""
-    movement = page.locator("table.classifica tbody tr td:nth-child(3)").all_inner_texts()
+    movement = page.locator("table.classifica tbody td[data-col=movement]").all_inner_texts()
     assert movement and set(movement) == {"—"}, movement
 
 

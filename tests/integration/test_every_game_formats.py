@@ -186,7 +186,9 @@ def test_csv_for_an_italian_spreadsheet_and_an_english_one(client, socio, make_s
         name: f"{score:.2f}".replace(".", ",") for name, score in scores.items()
     }
     assert any(r[3].startswith("-") for r in it[1:])  # a plain minus: the spreadsheet's number
-    points = {r[1]: r[3] for r in table(classico, ";")[1:]}
+    header, *lines = table(classico, ";")
+    assert header == ["Pos.", "Giocatore", "Mov.", "Matchpoints", "Punti", "Turni", "Vittorie"]
+    points = {r[1]: r[4] for r in lines}
     stored = Standing.objects.filter(season=classico)
     assert points == {st.player.name: str(st.extra["points"]) for st in stored}
 

@@ -56,6 +56,27 @@ TITLE_ORDER = (
     "RETROCESSIONE",
     "RETROCESSIONE_CONTATORE",
 )
+# the titles as the documents name them (proper names: never translated) and abbreviate them
+TITLE_LABELS = {
+    "SCUDETTO": "Scudetto",
+    "COPPA_CAMPIONI": "Coppa dei Campioni",
+    "INTERCONTINENTALE": "Coppa Intercontinentale",
+    "UEFA": "Coppa UEFA",
+    "MITROPA": "Mitropa Cup",
+    "COPPA_ITALIA": "Coppa Italia",
+    "RETROCESSIONE": "Retrocessione",
+    "RETROCESSIONE_CONTATORE": "Retrocessione per contatore",
+}
+TITLE_SHORT = {
+    "SCUDETTO": "Scu",
+    "COPPA_CAMPIONI": "CdC",
+    "INTERCONTINENTALE": "Int",
+    "UEFA": "UEFA",
+    "MITROPA": "Mit",
+    "COPPA_ITALIA": "CI",
+    "RETROCESSIONE": "Retr",
+    "RETROCESSIONE_CONTATORE": "RetrC",
+}
 
 DEFAULT_PATH = Path(__file__).with_name("caf.json")
 

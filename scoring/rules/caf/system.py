@@ -12,11 +12,19 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..problems import Problem, RuleViolation
-from ..systems import BaseSystem, register
+from ..problems import Problem, RuleViolation, gettext_noop
+from ..systems import BaseSystem, Column, register
 from . import interchange
 from .records import TurnoRecord
-from .ruleset import SUIT_NAMES, RuleSet, RuleSetError, caf
+from .ruleset import (
+    SUIT_NAMES,
+    TITLE_LABELS,
+    TITLE_ORDER,
+    TITLE_SHORT,
+    RuleSet,
+    RuleSetError,
+    caf,
+)
 from .simulator import simulate_turno
 from .turno import check_smazzata, check_turno_header, progress_of, rank
 from .turno import score_turno as score_caf_turno
@@ -212,6 +220,32 @@ class CafSystem(BaseSystem):
             ("turni", "Turni"),
             ("absences", "Assenze"),
             ("scudetti", "Scudetti"),
+        ]
+
+    classifica_notes = (
+        gettext_noop(
+            "Pos.: a pari punti si condivide il posto (più Scudetti prima, poi per nome)."
+        ),
+        gettext_noop("Mov.: posti guadagnati o persi dalla giornata precedente."),
+        gettext_noop("Media: punti per giornata, assenze comprese."),
+    )
+
+    def classifica_columns(self) -> list[Column]:
+        """The series and the league points, the movement and the Scudetti, the turni, the
+        absences and the average, then the other titles (SPEC §8.4)."""
+        return [
+            Column("series", gettext_noop("Serie"), "series"),
+            Column("score", gettext_noop("Punti"), "score"),
+            Column("movement", gettext_noop("Mov."), "movement"),
+            Column("title_SCUDETTO", gettext_noop("Scudetti"), "count"),
+            Column("turni", gettext_noop("Turni"), narrow=True),
+            Column("absences", gettext_noop("Assenze"), narrow=True),
+            Column("average", gettext_noop("Media"), "average", narrow=True),
+            *(
+                Column(f"title_{code}", TITLE_LABELS[code], "count", True, TITLE_SHORT[code])
+                for code in TITLE_ORDER
+                if code != "SCUDETTO"
+            ),
         ]
 
 
