@@ -151,15 +151,12 @@ class TurnoState:
         return {p: self.progress.remaining_games(p) for p in self.record.players}
 
 
-class KeptByItsSystem(Exception):
-    """The turno is of a game kept by the generic ledger: its own screens show it."""
-
-
 def turno_state(turno_id: int) -> TurnoState:
-    """A C.A.F. turno's live state; :class:`KeptByItsSystem` for a turno of another game."""
+    """The live state of a turno whose deals are entered as calls and counts (the system's
+    ``entry_form``); ``Turno.DoesNotExist`` for any other: no such turno on that screen."""
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
-    if turno.season.is_generic:
-        raise KeptByItsSystem(turno_id)
+    if turno.season.system.entry_form != "calls":
+        raise Turno.DoesNotExist(f"turno {turno_id}: its deals are entered as fields")
     return turno_state_of(turno)
 
 

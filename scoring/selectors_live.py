@@ -33,8 +33,8 @@ from scoring.problem_text import engine_text
 from scoring.rules.caf import progress_of, score_turno
 from scoring.rules.systems import get_system
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.selectors_games import game_classifica, game_record, game_turni
-from scoring.verbale import classifica, game_label, verbale
+from scoring.selectors_games import game_record, game_turni
+from scoring.verbale import classifica_sheet, game_label, verbale
 
 # the scoreboard's hot path: per-process memory (settings.CACHES["live"]), no query per poll
 cache = caches["live"]
@@ -303,25 +303,22 @@ def _generic_table(turno: Turno) -> LiveTable:
 
 
 def _standing(season: Season) -> StandingBlock:
-    if season.is_generic:
-        lines = [  # the first of the system's columns: its score
-            StandingLine(
-                r.place, r.player, r.player_id, formatting.figure(r.values[0]), "", r.movement
-            )
-            for r in game_classifica(season).rows
-        ]
-    else:
-        lines = [
-            StandingLine(
-                r.place,
-                r.player,
-                r.player_id,
-                formatting.number(r.score, 2),
-                r.series_label,
-                r.movement,
-            )
-            for r in classifica(season)
-        ]
+    """The first rows of the season's Classifica (its read model): place, player, the season
+    score with the decimals its game declares, the series where the game has a ladder."""
+    sheet = classifica_sheet(season)
+    score = sheet.score_key
+    decimals = season.system.season_score_decimals
+    lines = [
+        StandingLine(
+            r["place"],
+            r["player"],
+            r["player_id"],
+            formatting.season_score(r.get(score, ""), decimals=decimals),
+            r["series_label"],
+            r["movement"],
+        )
+        for r in sheet.rows
+    ]
     return StandingBlock(season, tuple(lines[:STANDING_ROWS]), max(len(lines) - STANDING_ROWS, 0))
 
 

@@ -354,6 +354,11 @@ class ClassificaSheet:
     notes: tuple[str, ...]  # the legend's sentences (marked for translation)
 
     @property
+    def score_key(self) -> str:
+        """The key of the season score: the first column that is a score or a figure."""
+        return next(c.key for c in self.columns if c.kind in ("score", "figure"))
+
+    @property
     def legend(self) -> list[tuple[str, str]]:
         """The abbreviations of the headers, with what they stand for."""
         return [(c.short, c.label) for c in self.columns if c.short]
