@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 from pathlib import Path
 
@@ -10,10 +11,12 @@ import pytest
 from django.core.management import call_command
 
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed
-from scoring.models import Giornata, Player, Season, Standing, Turno
+from scoring.models import Giornata, Player, Season, Seat, Standing, Turno
 from scoring.rules.caf.interchange import parse_document, score_document
+from scoring.services.ledger import ledger_differences
 from scoring.services.preview import is_backdated
 from tests.conftest import kept_for_the_scope
+from tests.helpers import play_turno
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "season-hand.json"
 TODAY = dt.date(2027, 2, 10)
@@ -99,3 +102,30 @@ def test_demo_has_a_season_of_each_other_game(demo):
         last = max(t.giornata.date for t in Turno.objects.filter(season=season))
         assert last < TODAY
         assert game_check(season) == []
+
+
+def test_the_demo_club_replays_clean_after_a_later_close_with_its_turno_left_open(demo):
+    """The issue's reproduction (it was in test_ledger.py, seeding a demo club of its own): the
+    demo's turno left in progress, then a turno of the next week started, recorded and closed:
+    the ladder is the replay's, nobody reset to Serie A."""
+    out = io.StringIO()
+    call_command("check_ledger", stdout=out)
+    seasons = Season.objects.count()  # the championship, last season's and the other games'
+    assert out.getvalue().startswith(f"check_ledger: nessuna differenza ({seasons} stagioni, ")
+    season = Turno.objects.filter(status=Turno.IN_CORSO).get().season
+    assert season == demo
+    before = dict(Standing.objects.filter(season=season).values_list("player__name", "series"))
+    later = Giornata.objects.filter(season=season).order_by("-date").first().date
+    busy = set(
+        Seat.objects.filter(turno__status=Turno.IN_CORSO).values_list("player__name", flat=True)
+    )
+    players = [p for p in DEMO_MEMBERS if p not in busy][:4]
+    play_turno(season, later + dt.timedelta(days=7), players, seed=9)
+    after = dict(Standing.objects.filter(season=season).values_list("player__name", "series"))
+    assert len(before) == len(after) == len(DEMO_MEMBERS)
+    # only the four players of the new turno may have moved, one step at most
+    codes = season.ruleset.series_codes()
+    for name in DEMO_MEMBERS:
+        step = abs(codes.index(after[name]) - codes.index(before[name]))
+        assert step <= (2 if name in players else 0), name
+    assert ledger_differences() == []
