@@ -301,6 +301,12 @@ def mutate(source: str, mutant: Mutant) -> str:
     return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
 
 
+def _module(m: Mutant, folder: str) -> str:
+    """The key of ``m``'s module in the package's table: its path under the package's folder
+    (``caf/turno.py``; the engine's modules are in sub-packages since rules/caf/)."""
+    return Path(m.file).relative_to(folder).as_posix()
+
+
 def _copy_project() -> Path:
     dest = Path(tempfile.mkdtemp(prefix="kingclub-mutation-"))
     ignore = shutil.ignore_patterns(
@@ -374,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     results: list[dict] = []
     try:
         # the unmutated project must pass every selection, or nothing below means anything
-        union = sorted({t for m in sample for t in tests_of[Path(m.file).name]})
+        union = sorted({t for m in sample for t in tests_of[_module(m, folder)]})
         if not args.skip_baseline:
             status, took = _pytest(copies[0], union, args.timeout * 3, extra)
             if status != "survived":
@@ -393,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
             original = target.read_text(encoding="utf-8")
             target.write_text(mutate(original, m), encoding="utf-8")
             try:
-                status, took = _pytest(copy, tests_of[Path(m.file).name], args.timeout, extra)
+                status, took = _pytest(copy, tests_of[_module(m, folder)], args.timeout, extra)
             finally:
                 target.write_text(original, encoding="utf-8")
                 free.put(copy)
