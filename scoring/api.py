@@ -33,6 +33,7 @@ from scoring.rules.systems import DEFAULT_SYSTEM
 from scoring.rules.text import user_text
 from scoring.services import season as _season
 from scoring.services import turni as _turni
+from scoring.services import turno_frame
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
 from scoring.services.recording import ledger_of
 from scoring.services.turno_frame import reopen_reason
@@ -237,7 +238,7 @@ def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     """Delete an open turno with no deals (a turno started by mistake)."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    _turni.turno_delete(turno=turno, user=user)
+    turno_frame.turno_delete(turno=turno, user=user)
 
 
 # -- the Classifica -----------------------------------------------------------------------------

@@ -61,7 +61,10 @@ from scoring.services.turno_frame import (
     user_of,
 )
 from scoring.services.turno_frame import (
-    turno_reopen as turno_reopen,  # one reopen for every game (its old home)
+    turno_delete as turno_delete,  # one delete and one reopen for every game (their old home)
+)
+from scoring.services.turno_frame import (
+    turno_reopen as turno_reopen,
 )
 
 
@@ -465,22 +468,6 @@ def turno_close(
     Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "tiebreak_rank"])
     turno.winner = next(s.player for s in seats if s.place == 1)
     return close_stamp(turno, user, recompute=recompute)
-
-
-def turno_delete(*, turno: Turno | int, user=None) -> None:
-    """Delete an open turno with no smazzate (a turno started by mistake)."""
-    with transaction.atomic():
-        turno = _lock(turno)
-        require_open(turno)
-        if turno.smazzate.exists():
-            raise fail(
-                "TURNO_NOT_EMPTY",
-                "si può eliminare solo un turno senza smazzate: annullarle prima",
-            )
-        giornata = turno.giornata
-        turno.delete()
-        if not giornata.turni.exists():
-            giornata.delete()
 
 
 @transaction.atomic

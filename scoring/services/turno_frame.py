@@ -114,6 +114,23 @@ def penalita_delete(penalita: Penalita | int, lock: Callable[[int], Turno]) -> T
     return turno
 
 
+@transaction.atomic
+def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
+    """Delete an open turno of any game with no deals (a turno started by mistake), and its
+    giornata if it was the giornata's only turno."""
+    turno = turno_lock(turno, lambda qs: qs.select_related("season", "giornata"))
+    require_open(turno)
+    if turno.smazzate.exists():
+        raise fail(
+            "TURNO_NOT_EMPTY",
+            "si può eliminare solo un turno senza smazzate: annullarle prima",
+        )
+    giornata = turno.giornata
+    turno.delete()
+    if not giornata.turni.exists():
+        giornata.delete()
+
+
 def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
     """The close of a scored turno (its places and winner set by its ledger): status, time,
     who, the Verbale number (kept across a reopen), the trail, the season's standing from its
