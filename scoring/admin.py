@@ -21,6 +21,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
+from scoring import formatting
 from scoring.models import (
     Absence,
     Enrollment,
@@ -422,12 +423,40 @@ class SeatAdmin(ViewOnlyHistoryAdmin):
     list_select_related = ("turno__giornata", "player")
 
 
+class GameFilter(admin.SimpleListFilter):
+    """A smazzata's game by its name in each game system (``Asta``, ``NJ``), not its code."""
+
+    title = _("gioco")
+    parameter_name = "gioco"
+    path = "game"  # the game's field from the listed model
+
+    def lookups(self, request, model_admin):
+        pairs = (
+            Smazzata.objects.values_list("game", "turno__season__ruleset_code")
+            .distinct()
+            .order_by("game")
+        )
+        names: dict[str, set[str]] = {}
+        for code, ruleset in pairs:
+            season = Season(ruleset_code=ruleset)
+            names.setdefault(code, set()).add(formatting.season_game(season, code))
+        return [(code, " / ".join(sorted(n))) for code, n in names.items()]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        return queryset.filter(**{self.path: value}) if value else queryset
+
+
+class SmazzataGameFilter(GameFilter):
+    path = "smazzata__game"
+
+
 @admin.register(Smazzata)
 class SmazzataAdmin(ViewOnlyHistoryAdmin):
     list_display = (
         "turno",
         "number",
-        "game",
+        "game_name",
         "caller",
         "dealer",
         "trump",
@@ -436,18 +465,22 @@ class SmazzataAdmin(ViewOnlyHistoryAdmin):
         "cappotto",
         "recorded_at",
     )
-    list_filter = ("game", "forced", "scazzata", "turno__season")
+    list_filter = (GameFilter, "forced", "scazzata", "turno__season")
     search_fields = ("caller__name", "game")
-    list_select_related = ("turno__giornata", "caller", "dealer", "cappotto")
+    list_select_related = ("turno__giornata", "turno__season", "caller", "dealer", "cappotto")
     inlines = (ResultInline,)
+
+    @admin.display(description=_("gioco"), ordering="game")
+    def game_name(self, obj: Smazzata) -> str:
+        return formatting.season_game(obj.turno.season, obj.game)
 
 
 @admin.register(Result)
 class ResultAdmin(ViewOnlyHistoryAdmin):
     list_display = ("smazzata", "player", "count", "points")
-    list_filter = ("smazzata__game", "smazzata__turno__season")
+    list_filter = (SmazzataGameFilter, "smazzata__turno__season")
     search_fields = ("player__name",)
-    list_select_related = ("smazzata__turno__giornata", "player")
+    list_select_related = ("smazzata__turno__giornata", "smazzata__turno__season", "player")
 
 
 @admin.register(Penalita)

@@ -103,7 +103,7 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
 
     numbers = {h.id: h.number for h in sm_hist}
     for h in sm_hist:
-        game = _(system.game_name(h.game)) if generic else formatting.game_label(h.game)
+        game = formatting.season_game(turno.season, h.game)
         caller = names.get(h.caller_id, h.caller_id)
         if h.caller_id is None:
             detail = game

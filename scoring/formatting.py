@@ -224,6 +224,14 @@ def game_parts(code: str) -> tuple[str, str]:
     return GAME_TEXT.get(code, (code, ""))
 
 
+def season_game(season: Any, code: str) -> str:
+    """A smazzata's game as people read it in ``season``: its game system's name for the code
+    (``Asta``, ``Passato``) in the active language, C.A.F.'s label (``NJ``, ``Domino``)."""
+    if season.is_generic:
+        return gettext(season.system.game_name(code))
+    return game_label(code)
+
+
 def game_label(code: str, trump: str | None = "") -> str:
     """``NJ``, ``NQ♠``, ``N♥``, ``Domino``; with a trump ``Briscola ♦``."""
     text, suit = game_parts(code)

@@ -16,9 +16,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from scoring import formatting
 from scoring.records import state_ids, state_names, state_player_ids
 from scoring.rules.caf import RuleSet, SeasonState
 from scoring.rules.caf.ruleset import SUIT_SYMBOLS, default_ruleset_dict
@@ -466,7 +468,9 @@ class Smazzata(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.turno} · {self.number}. {self.game}"
+        # the game's name, not its code ("Asta", not "ASTA"), in the reader's language
+        game = formatting.season_game(self.turno.season, self.game)
+        return f"{self.turno} · {self.number}. {game}"
 
     @property
     def trump_symbol(self) -> str:
@@ -624,7 +628,8 @@ class Absence(models.Model):
         indexes = [models.Index(fields=["season", "player"])]
 
     def __str__(self) -> str:
-        return f"{self.player} assente {self.giornata}"
+        absent = gettext("%(player)s assente %(giornata)s")
+        return absent % {"player": self.player, "giornata": self.giornata}
 
 
 class Standing(models.Model):
@@ -862,7 +867,7 @@ class CloseRequest(models.Model):
         verbose_name_plural = _("chiusure in attesa di conferma")
 
     def __str__(self) -> str:
-        return f"{self.turno} in attesa di conferma"
+        return gettext("%(turno)s in attesa di conferma") % {"turno": self.turno}
 
 
 class PlayerPin(models.Model):

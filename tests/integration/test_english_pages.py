@@ -3,8 +3,9 @@ Italian words other than names and the domain's own terms (docs/glossary.md).
 
 For each of the six games one season (a closed giornata and an open turno) is built once for the
 module through the services; each test reads one page of one game in English and looks for a
-list of common Italian words that are neither names nor glossary terms. The PDF is not rendered:
-it prints the same read model as the XLSX, whose text is read here.
+list of common Italian words that are neither names nor glossary terms. The Verbale and the
+Classifica PDFs are read as pypdf extracts their text (each rendered once: one test each); the
+admin's pages of the ledger (each model's list and its first row) in English too.
 """
 
 from __future__ import annotations
@@ -117,6 +118,9 @@ def _club(django_db_setup, django_db_blocker):
                 username="english-segretario", password="pw-kingclub-1"
             )
             user.groups.add(Group.objects.get_or_create(name="Segretario")[0])
+            get_user_model().objects.create_superuser(
+                username="english-admin", password="pw-kingclub-1"
+            )
         yield seasons, user
 
 
@@ -156,6 +160,18 @@ def _text(client, season: Season, page: str) -> str:
         book = load_workbook(io.BytesIO(body))
         cells = [str(c.value) for ws in book.worksheets for row in ws.iter_rows() for c in row]
         return " ".join([*book.sheetnames, *(c for c in cells if c != "None")])
+    if page in ("pdf", "classifica-pdf"):  # the documents' text, as pypdf extracts it
+        from pypdf import PdfReader
+
+        url = (
+            reverse("scoring:turno_pdf", args=[closed.pk])
+            if page == "pdf"
+            else reverse("scoring:classifica_pdf", args=[season.pk])
+        )
+        r = client.get(url)
+        assert r.status_code == 200, url
+        body = b"".join(r.streaming_content) if r.streaming else r.content
+        return " ".join(pdf_page.extract_text() for pdf_page in PdfReader(io.BytesIO(body)).pages)
     if page == "csv":
         texts = []
         for url in (
@@ -236,6 +252,8 @@ PAGES = [
     "csv",
     "xlsx",
     "classifica-xlsx",
+    "pdf",
+    "classifica-pdf",
     "albo",
     "players",
     "player-history",
@@ -255,7 +273,7 @@ def _cases():
 
 
 @pytest.mark.parametrize(("code", "page"), list(_cases()))
-def test_english_pages_hold_no_italian_words(english, code, page):
+def test_english_pages_hold_no_italian_words(english, pdf_rendered_once, code, page):
     client, seasons = english
     season = Season.objects.get(pk=seasons[code])
     Season.objects.filter(is_current=True).update(is_current=False)
@@ -273,3 +291,35 @@ def test_the_word_check_finds_italian():
     assert italian_in("Verbale di Turno no. 1 · Tavolo 2 · Coppa dei Campioni") == []
     # a word only the Italian sources use, from the catalogue: "Aggiorna" (Update)
     assert italian_in("Aggiorna the form") == ["Aggiorna"]
+
+
+def _ledger_models() -> list[str]:
+    from django.contrib import admin
+
+    return sorted(
+        m._meta.model_name for m in admin.site._registry if m._meta.app_label == "scoring"
+    )
+
+
+@pytest.mark.parametrize("model", ["index", *_ledger_models()])
+def test_english_admin_holds_no_italian_words(client, _club, model):
+    """The ledger's admin in English: the list of each model and the page of its first row."""
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.get(username="english-admin"))
+    client.get(reverse("scoring:language"), {"language": "en"})
+    if model == "index":
+        urls = [reverse("admin:index"), reverse("admin:app_list", args=["scoring"])]
+    else:
+        first = apps.get_model("scoring", model).objects.order_by("pk").first()
+        urls = [reverse(f"admin:scoring_{model}_changelist")]
+        if first is not None:
+            urls.append(reverse(f"admin:scoring_{model}_change", args=[first.pk]))
+    for url in urls:
+        r = client.get(url)
+        assert r.status_code == 200, url
+        text = shown(r.content.decode())
+        found = italian_in(text)
+        where = re.finditer(r".{0,40}\b(" + "|".join(found) + r")\b.{0,40}", text)
+        assert found == [], (url, found, [m.group(0) for m in where][:8])
