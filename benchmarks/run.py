@@ -5,7 +5,7 @@
     python -m benchmarks.run --quick                # a small run, written to benchmarks/data/
     python -m benchmarks.run --report-only          # rewrite the doc from the last results
     python -m benchmarks.run --season-sizes 40,10000 # the pages, cold and warm (benchmarks.pages)
-    python -m benchmarks.run --games-only --game-sizes 40,2000  # the five generic games
+    python -m benchmarks.run --games-only --game-sizes 40,2000  # every game, 40 and 2,000
 
 Each backend × size runs in its own process (:mod:`benchmarks.worker`) on a fresh database.
 Generated seasons are cached under ``benchmarks/data/`` (gitignored), so reruns skip the
@@ -152,9 +152,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--game-sizes",
         default="40,2000",
-        help="the five generic games (benchmarks.games: import, close, reopen, Classifica cold "
-        "and warm) on one season per game of these turni, written into the report's games "
-        "section after the full run, or alone with --games-only; empty to skip",
+        help="every game (benchmarks.games: import, recording, close, reopen, Classifica cold "
+        "and warm, player page, Verbale) on one season per game of these turni, written into "
+        "the report's games section after the full run, or alone with --games-only; empty to "
+        "skip",
     )
     p.add_argument("--games-only", action="store_true", help="only the games (--game-sizes)")
     p.add_argument(
@@ -193,7 +194,7 @@ def write_report(results: dict[str, Any], output: Path) -> None:
 
 
 def run_games(args: argparse.Namespace) -> int:
-    """The five generic games (:mod:`benchmarks.games`), their section written into the report."""
+    """Every game (:mod:`benchmarks.games`), its section written into the report."""
     backend = "postgres" if "postgres" in args.backends else "sqlite"
     if backend == "postgres" and postgres_available(args.postgres_url):
         backend = "sqlite"
@@ -210,7 +211,7 @@ def run_games(args: argparse.Namespace) -> int:
         "--doc",
         str(args.output),
     ]
-    log(f"== the five generic games, {backend}, seasons of {args.game_sizes} turni")
+    log(f"== every game, {backend}, seasons of {args.game_sizes} turni")
     return subprocess.run(cmd, cwd=ROOT).returncode
 
 
