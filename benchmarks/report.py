@@ -14,6 +14,10 @@ BACKEND_LABEL = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
 
 Cell = Callable[[dict[str, Any]], str]
 
+# the first words of the full run's own part of docs/benchmarks.md: what lies above them (the
+# sections of the other benchmarks, each between its markers, and their notes) is kept
+INTRO = "The cost of every operation of the ledger as the data grows"
+
 
 def size_label(n: int) -> str:
     return f"{n // 1000}k" if n >= 1000 and n % 1000 == 0 else str(n)
@@ -125,8 +129,8 @@ def render(meta: dict[str, Any], runs: dict[tuple[int, str], dict], notes: str =
     out = [
         "# Benchmarks",
         "",
-        "The cost of every operation of the ledger as the data grows: generated with the "
-        "card-level simulator, measured on SQLite and PostgreSQL side by side. "
+        f"{INTRO}: generated with the card-level simulator, measured on SQLite and "
+        "PostgreSQL side by side. "
         "This file is written by `make bench` (`python -m benchmarks.run`); "
         "the notes at the end are kept in `benchmarks/notes.py`.",
         "",
@@ -347,6 +351,16 @@ def render(meta: dict[str, Any], runs: dict[tuple[int, str], dict], notes: str =
     if notes:
         out += [notes.strip(), ""]
     return "\n".join(out)
+
+
+def write_main(doc: Path, text: str) -> None:
+    """The full run's ``text`` (from :func:`render`) in place of its part of ``doc``, under what
+    ``doc`` holds above it: the other benchmarks' sections and notes are kept."""
+    old = doc.read_text() if doc.exists() else ""
+    if INTRO in old and INTRO in text:
+        text = old[: old.index(INTRO)] + text[text.index(INTRO) :]
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text(text)
 
 
 def write_section(doc: Path, section: str, start: str, end: str) -> None:

@@ -189,8 +189,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def write_report(results: dict[str, Any], output: Path) -> None:
     runs = {(r["size"], r["backend"]): r for r in results["runs"]}
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(report.render(results["meta"], runs, NOTES))
+    report.write_main(output, report.render(results["meta"], runs, NOTES))
 
 
 def run_games(args: argparse.Namespace) -> int:

@@ -12,12 +12,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+from benchmarks.report import INTRO
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_bench_runs_at_a_tiny_size(tmp_path):
     report = tmp_path / "benchmarks.md"
     results = tmp_path / "results.json"
+    # another benchmark's section above the full run's part: the run rewrites its part only
+    kept = "<!-- pages:start -->\nthe pages\n<!-- pages:end -->\n\na note on them\n\n"
+    report.write_text(f"# Benchmarks\n\n{kept}{INTRO}: an older run\n")
     proc = subprocess.run(
         [
             sys.executable,
@@ -40,7 +45,7 @@ def test_bench_runs_at_a_tiny_size(tmp_path):
             "--sqlite-path",
             str(tmp_path / "kingbench.sqlite3"),
             "--game-sizes",
-            "",  # not the five games here: each seeds a season of its own, too slow for a smoke
+            "",  # not the six games here: each seeds a season of its own, too slow for a smoke
         ],
         cwd=ROOT,
         capture_output=True,
@@ -61,6 +66,8 @@ def test_bench_runs_at_a_tiny_size(tmp_path):
     for key in ("page_home", "page_turno", "doc_pdf", "doc_xlsx"):
         assert key in run
     text = report.read_text()
+    assert text.startswith(f"# Benchmarks\n\n{kept}{INTRO}: generated")
+    assert "an older run" not in text
     assert "| | 5 · SQLite |" in text
     assert "### Recording a smazzata" in text
     assert "turni per second" in text
