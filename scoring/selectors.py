@@ -229,16 +229,21 @@ def standings_aggregate(
         seat_qs = Seat.objects.filter(turno_id__in=turni)
         abs_qs = Absence.objects.filter(giornata__in=giornata)
         award_qs = TitleAward.objects.filter(seat__turno_id__in=turni)
+    # .order_by(): no model ordering in a GROUP BY (a seat's would join every turno's giornata)
     played = {
         r["player_id"]: (r["s"], r["n"])
-        for r in seat_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
+        for r in seat_qs.order_by()
+        .values("player_id")
+        .annotate(s=Sum("league_points"), n=Count("id"))
     }
     absent = {
         r["player_id"]: (r["s"], r["n"])
-        for r in abs_qs.values("player_id").annotate(s=Sum("league_points"), n=Count("id"))
+        for r in abs_qs.order_by()
+        .values("player_id")
+        .annotate(s=Sum("league_points"), n=Count("id"))
     }
     titles: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in award_qs.values("player_id", "code").annotate(n=Count("id")):
+    for r in award_qs.order_by().values("player_id", "code").annotate(n=Count("id")):
         titles[r["player_id"]][r["code"]] = r["n"]
     rows = []
     for pid, name in Enrollment.objects.filter(season=season).values_list(

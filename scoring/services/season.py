@@ -363,7 +363,7 @@ def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, 
     """:func:`seat_figures_fill` on the given models (the migration passes its historical ones)."""
     empty = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed, extra={})
     seats: dict[int, dict[tuple[int, int], int]] = {}  # turno -> (turno, player) -> seat
-    for pk, t, p in empty.values_list("pk", "turno_id", "player_id"):
+    for pk, t, p in empty.order_by().values_list("pk", "turno_id", "player_id"):
         seats.setdefault(t, {})[(t, p)] = pk
     for turni in batched(sorted(seats), FILL_BATCH):
         _fill_turni(

@@ -1,6 +1,7 @@
 """The five generic games at scale and on a par with C.A.F. (issue 24): the season standing kept
 by giornata (a close or reopen costs the same queries in any season), the import written in
-bulk, the Classifica cached, the reopen's reason and the audit trail, export_verbali."""
+bulk, the Classifica cached, the reopen's reason and the audit trail, export_verbali; C.A.F.'s
+refresh reads its season without joining the giornate."""
 
 from __future__ import annotations
 
@@ -198,3 +199,26 @@ def test_a_backup_keeps_the_checkpoints_by_name_and_restores_them_by_member():
     assert {name for s in states for name in s[FOLD]} <= set(PLAYERS)
     backup_restore(data=doc, force=True)
     assert dict(Giornata.objects.values_list("date", "state_after")) == kept
+
+
+def test_caf_classifica_refresh_reads_the_season_without_joining_its_giornate(make_season):
+    """C.A.F.'s refresh (every close and reopen) sums the season's seats, absences and titles
+    and scans its seats for figures to fill: no model ordering in those reads, which joined
+    every turno's giornata (half the aggregate's time at 2,000 turni, docs/benchmarks.md)."""
+    from scoring.selectors import standings_aggregate
+    from scoring.services.season import seat_figures_fill
+
+    season = make_season(giornate=2)
+    with CaptureQueriesContext(connection) as ctx:
+        rows = standings_aggregate(season)
+    assert (
+        len(rows) == 5
+        and sum(r.turni for r in rows) == Seat.objects.filter(turno__season=season).count()
+    )
+    sums = [q["sql"] for q in ctx.captured_queries if "GROUP BY" in q["sql"]]
+    assert len(sums) == 3  # seats, absences, titles
+    assert not [sql for sql in sums if "scoring_giornata" in sql]
+    with CaptureQueriesContext(connection) as ctx:
+        assert seat_figures_fill(season=season) == set()  # the import filled every seat
+    (scan,) = ctx.captured_queries
+    assert "scoring_giornata" not in scan["sql"] and "ORDER BY" not in scan["sql"]
