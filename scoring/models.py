@@ -901,6 +901,10 @@ class NewsPreference(models.Model):
     email = models.EmailField(_("indirizzo email"), blank=True)
     each_turno = models.BooleanField(_("a ogni turno chiuso o riaperto"), default=False)
     weekly_digest = models.BooleanField(_("riepilogo settimanale"), default=False)
+    # the language of the member's mails (and of the Verbale attached); empty: the club's own
+    language = models.CharField(
+        _("lingua delle email"), max_length=8, choices=settings.LANGUAGES, blank=True, default=""
+    )
 
     class Meta:
         verbose_name = _("preferenza notizie")

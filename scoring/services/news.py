@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -51,6 +51,33 @@ def recipients(*, digest: bool = False) -> list[tuple[Any, str]]:
         if address:
             out.append((pref.user, address))
     return out
+
+
+def language_of(user: Any) -> str:
+    """The language of a member's mails: the one chosen on the profile, else the club's."""
+    pref = getattr(user, "news_preference", None)
+    return (pref.language if pref is not None else "") or settings.LANGUAGE_CODE
+
+
+def _outbox(
+    people: list[tuple[Any, str]], render: Callable[[], tuple[str, str]], **fields: Any
+) -> list[NewsMail]:
+    """One outbox row a recipient, its (subject, body) rendered once a language, in the
+    recipient's (:func:`language_of`)."""
+    said = {}
+    for language in sorted({language_of(u) for u, _a in people}):
+        with translation.override(language):
+            said[language] = render()
+    return NewsMail.objects.bulk_create(
+        NewsMail(
+            user=u,
+            to=a,
+            subject=said[language_of(u)][0][:200],
+            body=said[language_of(u)][1],
+            **fields,
+        )
+        for u, a in people
+    )
 
 
 _muted: ContextVar[bool] = ContextVar("news_muted", default=False)
@@ -147,14 +174,13 @@ def news_turno_send(*, turno_id: int, kind: str) -> list[NewsMail]:
         people = recipients()
         if turno is None or not people:
             return []
-        with translation.override(settings.LANGUAGE_CODE):
+
+        def render() -> tuple[str, str]:
             ctx = _turno_context(turno, kind)
             subject = render_to_string("scoring/mail/turno_subject.txt", ctx).strip()
-            body = render_to_string("scoring/mail/turno.txt", ctx)
-        rows = NewsMail.objects.bulk_create(
-            NewsMail(kind=kind, turno=turno, user=u, to=a, subject=subject[:200], body=body)
-            for u, a in people
-        )
+            return subject, render_to_string("scoring/mail/turno.txt", ctx)
+
+        rows = _outbox(people, render, kind=kind, turno=turno)
     except Exception:
         log.exception("news: the mails of turno %s (%s) could not be prepared", turno_id, kind)
         return []
@@ -188,29 +214,32 @@ def news_digest(*, now: dt.datetime | None = None) -> list[NewsMail]:
     people = [(u, a) for u, a in recipients(digest=True) if a not in recent]
     if not people:
         return []
-    with translation.override(settings.LANGUAGE_CODE):
-        ctx = {
-            "club": settings.CLUB_NAME,
-            "since": timezone.localtime(since).date(),
-            "until": timezone.localtime(now).date(),
-            "turni": [
-                {
-                    "turno": t,
-                    "seats": seats.get(t.pk, []),
-                    "url": _site() + reverse("scoring:turno", args=[t.pk]),
-                }
-                for t in turni
-            ],
-            "profile_url": _site() + reverse("scoring:profile"),
-        }
-        subject = render_to_string("scoring/mail/digest_subject.txt", ctx).strip()
-        body = render_to_string("scoring/mail/digest.txt", ctx)
-    rows = NewsMail.objects.bulk_create(
-        NewsMail(kind=NewsMail.DIGEST, user=u, to=a, subject=subject[:200], body=body)
-        for u, a in people
-    )
+    rows = _outbox(people, lambda: _digest(turni, seats, since, now), kind=NewsMail.DIGEST)
     send_pending(rows)
     return rows
+
+
+def _digest(
+    turni: list[Turno], seats: dict[int, list[Seat]], since: dt.datetime, now: dt.datetime
+) -> tuple[str, str]:
+    """The digest's subject and body in the active language."""
+    ctx = {
+        "club": settings.CLUB_NAME,
+        "since": timezone.localtime(since).date(),
+        "until": timezone.localtime(now).date(),
+        "turni": [
+            {
+                "turno": t,
+                "seats": seats.get(t.pk, []),
+                "url": _site() + reverse("scoring:turno", args=[t.pk]),
+            }
+            for t in turni
+        ],
+        "profile_url": _site() + reverse("scoring:profile"),
+    }
+    subject = render_to_string("scoring/mail/digest_subject.txt", ctx).strip()
+    body = render_to_string("scoring/mail/digest.txt", ctx)
+    return subject, body
 
 
 # -- sending and retrying ------------------------------------------------------------------------
@@ -218,7 +247,7 @@ def pending() -> list[NewsMail]:
     """Mails not sent yet that may be tried again."""
     return list(
         NewsMail.objects.filter(sent_at__isnull=True, attempts__lt=MAX_ATTEMPTS).select_related(
-            "turno__season", "turno__giornata"
+            "turno__season", "turno__giornata", "user__news_preference"
         )
     )
 
@@ -227,7 +256,7 @@ def send_pending(rows: Iterable[NewsMail] | None = None) -> tuple[int, int]:
     """Send ``rows`` (default: every pending mail); returns (sent, failed). Never raises."""
     rows = pending() if rows is None else list(rows)
     sent = failed = 0
-    pdfs: dict[int, tuple[str, bytes]] = {}
+    pdfs: dict[tuple[int, str], tuple[str, bytes]] = {}
     try:
         connection = get_connection(fail_silently=False)
     except Exception as exc:
@@ -239,9 +268,11 @@ def send_pending(rows: Iterable[NewsMail] | None = None) -> tuple[int, int]:
         try:
             message = EmailMessage(row.subject, row.body, to=[row.to], connection=connection)
             if row.turno_id is not None and row.kind != NewsMail.DIGEST:
-                if row.turno_id not in pdfs:
-                    pdfs[row.turno_id] = verbale_pdf_bytes(row.turno)
-                name, content = pdfs[row.turno_id]
+                language = language_of(row.user)  # the Verbale in the mail's language
+                if (row.turno_id, language) not in pdfs:
+                    with translation.override(language):
+                        pdfs[row.turno_id, language] = verbale_pdf_bytes(row.turno)
+                name, content = pdfs[row.turno_id, language]
                 message.attach(name or slugify(row.subject) + ".pdf", content, PDF)
             message.send()
         except Exception as exc:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -176,9 +177,15 @@ def close_cancel(request: HttpRequest, pk: int) -> HttpResponse:
 
 # -- the member's profile ------------------------------------------------------------------------
 class NewsForm(forms.ModelForm):
+    language = forms.ChoiceField(
+        label=gettext_lazy("Lingua delle email"),
+        choices=[("", gettext_lazy("la lingua del circolo")), *settings.LANGUAGES],
+        required=False,
+    )
+
     class Meta:
         model = NewsPreference
-        fields = ["email", "each_turno", "weekly_digest"]
+        fields = ["email", "each_turno", "weekly_digest", "language"]
         labels = {
             "email": gettext_lazy("Indirizzo email per le notizie"),
             "each_turno": gettext_lazy("Una email a ogni turno chiuso o riaperto, con il verbale"),

@@ -4,8 +4,9 @@ Italian words other than names and the domain's own terms (docs/glossary.md).
 For each of the six games one season (a closed giornata and an open turno) is built once for the
 module through the services; each test reads one page of one game in English and looks for a
 list of common Italian words that are neither names nor glossary terms. The Verbale and the
-Classifica PDFs are read as pypdf extracts their text (each rendered once: one test each); the
-admin's pages of the ledger (each model's list and its first row) in English too.
+Classifica PDFs are read as pypdf extracts their text (each rendered once: one test each), the
+news mails of a member who chose English (with their Verbale) and the admin's pages of the
+ledger (each model's list and its first row) in English too.
 """
 
 from __future__ import annotations
@@ -172,6 +173,8 @@ def _text(client, season: Season, page: str) -> str:
         assert r.status_code == 200, url
         body = b"".join(r.streaming_content) if r.streaming else r.content
         return " ".join(pdf_page.extract_text() for pdf_page in PdfReader(io.BytesIO(body)).pages)
+    if page == "mail":  # the news of a member whose language is English: every mail, the PDF
+        return _mails(closed)
     if page == "csv":
         texts = []
         for url in (
@@ -234,6 +237,37 @@ def _text(client, season: Season, page: str) -> str:
     return shown(r.content.decode())
 
 
+def _mails(closed: Turno) -> str:
+    """The mails of the close, of a reopen and of the week's digest to a member who chose
+    English, the Verbale attached (the same PDF as the "pdf" page's: laid out once in a run;
+    a member of the club's language is tests/integration/test_news.py's)."""
+    from django.contrib.auth import get_user_model
+    from django.core import mail
+    from pypdf import PdfReader
+
+    from scoring.models import NewsMail, NewsPreference
+    from scoring.services.news import news_digest, news_turno_send
+
+    NewsPreference.objects.create(
+        user=get_user_model().objects.get(username="english-segretario"),
+        email="member@example.org",
+        each_turno=True,
+        weekly_digest=True,
+        language="en",
+    )
+    mail.outbox = []
+    news_turno_send(turno_id=closed.pk, kind=NewsMail.CLOSE)
+    news_turno_send(turno_id=closed.pk, kind=NewsMail.REOPEN)
+    news_digest(now=closed.closed_at + dt.timedelta(minutes=1))
+    sent = mail.outbox
+    assert [m.to for m in sent] == [["member@example.org"]] * 3
+    pdfs = [content for m in sent for _name, content, _type in m.attachments]
+    assert len(pdfs) == 2 and pdfs[0] == pdfs[1]  # the Verbale, in English
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdfs[0])).pages)
+    said = " ".join([*(f"{m.subject} {m.body}" for m in sent), text])
+    return re.sub(r"https?://\S+", " ", said)  # the site's addresses are not words to read
+
+
 PAGES = [
     "home",
     "classifica",
@@ -254,6 +288,7 @@ PAGES = [
     "classifica-xlsx",
     "pdf",
     "classifica-pdf",
+    "mail",
     "albo",
     "players",
     "player-history",

@@ -112,6 +112,29 @@ def test_a_close_mails_the_members_who_opted_in_with_the_pdf(
     assert row.sent_at is not None
 
 
+def test_each_member_reads_the_news_in_the_language_of_the_profile(
+    season, members, django_capture_on_commit_callbacks
+):
+    """Bruno chose English: his mail and the Verbale attached are in English, Anna's (the club's
+    language) in Italian; each language rendered once."""
+    NewsPreference.objects.filter(user=members["Bruno"]).update(each_turno=True, language="en")
+    mail.outbox.clear()
+    close_second(season, django_capture_on_commit_callbacks)
+    sent = {m.to[0]: m for m in mail.outbox}
+    assert sorted(sent) == ["anna@casa.it", "bruno@casa.it"]
+    italian, english = sent["anna@casa.it"], sent["bruno@casa.it"]
+    assert italian.subject == "Turno 1 del 20/11/2026 chiuso · 2026-27"
+    assert english.subject == "Turno 1 of 20/11/2026 closed · 2026-27"
+    assert "Turno 1 of 20/11/2026 is closed." in english.body
+    assert "Il turno 1 del 20/11/2026 è chiuso." in italian.body
+    texts = {
+        m.to[0]: "".join(p.extract_text() for p in PdfReader(io.BytesIO(m.attachments[0][1])).pages)
+        for m in (italian, english)
+    }
+    assert "Stagione 2026-27" in texts["anna@casa.it"]
+    assert "Season 2026-27" in texts["bruno@casa.it"]
+
+
 def test_a_reopen_mails_the_reason(season, segretario, django_capture_on_commit_callbacks):
     turno = close_second(season, django_capture_on_commit_callbacks)
     mail.outbox.clear()
@@ -210,10 +233,16 @@ def test_the_profile_manages_the_choices(client, members):
     assert "per ricevere le notizie serve un indirizzo email" in empty.content.decode()
     pref = NewsPreference.objects.get(user=members["Bruno"])
     assert (pref.email, pref.each_turno, pref.weekly_digest) == ("bruno@casa.it", False, False)
-    ok = client.post(url, {"action": "news", "email": "b@club.it", "each_turno": "on"})
+    assert pref.language == ""  # the club's language
+    ok = client.post(
+        url, {"action": "news", "email": "b@club.it", "each_turno": "on", "language": "en"}
+    )
     assert ok.status_code == 302
     pref.refresh_from_db()
     assert (pref.email, pref.each_turno, pref.weekly_digest) == ("b@club.it", True, False)
+    assert pref.language == "en"
+    bad = client.post(url, {"action": "news", "email": "b@club.it", "language": "fr"})
+    assert bad.status_code == 422
 
 
 def test_a_new_member_profile_starts_from_the_login_address(client, django_user_model):
