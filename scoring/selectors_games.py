@@ -6,8 +6,6 @@ documents. Nothing here computes a point: the season's game system does.
   documents and the scoreboard read the database through these.
 - :func:`verbale_rows` -> :class:`GameVerbale`: the Verbale di Turno (the web page, the PDF and
   the XLSX of :mod:`scoring.exports.games`, the stored documents, the mail).
-- :func:`game_classifica` -> :class:`GameClassifica`: the season's standing as stored (the
-  Classifica page, its PDF, XLSX and CSV, the scoreboard's standing).
 - :func:`game_player` -> :class:`GamePlayer`: a member's season (the player page).
 """
 
@@ -230,45 +228,6 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
             for p in record.get("penalties", [])
         ],
     )
-
-
-@dataclass(frozen=True)
-class GameStandingRow:
-    place: int
-    player: str
-    player_id: int
-    movement: int | None  # places gained since the last giornata (None: no earlier place)
-    values: list[Any]  # the stored figures, in the order of ``GameClassifica.columns``
-
-
-@dataclass(frozen=True)
-class GameClassifica:
-    """A generic season's standing as stored by its last close, in the system's columns."""
-
-    club: str
-    season: str
-    game: str
-    columns: list[tuple[str, str]]  # (key, label) of the system's standing columns
-    rows: list[GameStandingRow]  # in the system's display order
-
-
-def game_classifica(season: Season) -> GameClassifica:
-    """The one row source of a generic season's standing (page, PDF, XLSX, CSV, scoreboard)."""
-    system = season.system
-    columns = system.standing_columns()
-    rows = [
-        GameStandingRow(
-            place=st.place,
-            player=st.player.name,
-            player_id=st.player_id,
-            movement=None if st.previous_place is None else st.previous_place - st.place,
-            values=[st.extra.get(key, "") for key, _label in columns],
-        )
-        for st in Standing.objects.filter(season=season)
-        .select_related("player")
-        .order_by("place", "id")  # stored in the system's display order
-    ]
-    return GameClassifica(settings.CLUB_NAME, season.name, system.label, columns, rows)
 
 
 @dataclass(frozen=True)

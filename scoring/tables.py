@@ -184,6 +184,9 @@ def _two_places(sep: str) -> Callable[[Any], str]:
     return fmt
 
 
+DASH_HTML = '<span class="muted">—</span>'
+
+
 def _count_html(value: int) -> str:
     return f"{value}" if value else '<span class="zero">0</span>'
 
@@ -215,8 +218,9 @@ def _kind(column: Column) -> tuple[str, Callable[[dict[str, Any]], Any], Callabl
         return badges[shown]
 
     def move(r: dict[str, Any]) -> str:
-        if r["movement"] not in moves:
-            moves[r["movement"]] = str(movement(r["movement"]))
+        if r["movement"] not in moves:  # unknown (the first giornata): a dash
+            shown = movement(r["movement"]) if r["movement"] is not None else DASH_HTML
+            moves[r["movement"]] = str(shown)
         return moves[r["movement"]]
 
     def score(r: dict[str, Any]) -> str:

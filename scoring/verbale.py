@@ -412,11 +412,11 @@ def classifica_dates(season: Season) -> tuple[dt.date | None, Turno | None]:
     (the most recent close, with the last closed giornata's date beside it)."""
     closed = Turno.objects.filter(season=season, status=Turno.CHIUSO)
     last = closed.order_by("-giornata__date").values("giornata__date")[:1]
-    newest = closed.filter(closed_at__isnull=False).order_by("-closed_at", "-pk").values("pk")[:1]
     latest = (
-        Turno.objects.filter(pk=Subquery(newest))
+        closed.filter(closed_at__isnull=False)
         .select_related("giornata")
         .annotate(last=Subquery(last))
+        .order_by("-closed_at", "-pk")
         .first()
     )
     if latest is None:

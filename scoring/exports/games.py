@@ -1,7 +1,7 @@
 """The official documents of a game kept by the generic ledger (every game but C.A.F.): the
 Verbale di Turno (the Skat Spielliste, the Ramino sheet, a King family turno) and the season's
 standing, in PDF and XLSX, from their read models (:class:`scoring.selectors_games.GameVerbale`,
-:class:`scoring.selectors_games.GameClassifica`).
+:class:`scoring.verbale.ClassificaSheet`).
 
 The game system names every column and describes every smazzata; nothing here computes a point.
 """
@@ -28,7 +28,9 @@ from scoring.exports.xlsx import (
     print_setup,
     spreadsheet_value,
 )
-from scoring.selectors_games import GameClassifica, GameVerbale
+from scoring.rules.systems import Column
+from scoring.selectors_games import GameVerbale
+from scoring.verbale import ClassificaSheet
 
 
 def basename(v: GameVerbale) -> str:
@@ -236,15 +238,26 @@ def _xlsx_closing(s: Sheet, wb: Any, out: Any, v: GameVerbale, row: int, head: i
     return out.getvalue()
 
 
-def standing_pdf(c: GameClassifica, last_date: Any) -> bytes:
+def _printed(c: ClassificaSheet) -> tuple[list[Column], list[list[Any]]]:
+    """The columns a printed standing shows (its figures: the movement since the last giornata
+    is the page's) and each row's values in their order."""
+    columns = [col for col in c.columns if col.kind != "movement"]
+    return columns, [[r.get(col.key, "") for col in columns] for r in c.rows]
+
+
+def standing_pdf(c: ClassificaSheet, last_date: Any) -> bytes:
+    columns, values = _printed(c)
     return render_pdf(
         "scoring/documents/game_classifica.html",
         {
             "club": c.club,
             "season": c.season,
             "game": c.game,
-            "columns": c.columns,
-            "rows": c.rows,
+            "columns": columns,
+            "rows": [
+                {"place": r["place"], "player": r["player"], "values": v}
+                for r, v in zip(c.rows, values, strict=True)
+            ],
             "last_date": formatting.date_long(last_date) if last_date else "",
             "generated": formatting.moment(now()),
             "doc_id": f"{_('Classifica Generale')} · {c.season}",
@@ -252,20 +265,21 @@ def standing_pdf(c: GameClassifica, last_date: Any) -> bytes:
     )
 
 
-def standing_xlsx(c: GameClassifica, last_date: Any) -> bytes:
-    columns, rows = c.columns, c.rows
+def standing_xlsx(c: ClassificaSheet, last_date: Any) -> bytes:
+    columns, values = _printed(c)
+    rows = c.rows
     wb, out = _book(f"{_('Classifica Generale')} · {c.season}", c.club)
     s = Sheet(wb, wb.add_worksheet("Classifica"))
     s.put(1, 1, f"{c.club} · {c.game}", bold=True, font_size=13)
     s.put(2, 1, f"{_('Classifica Generale')} {c.season}", bold=True, font_size=12)
     if last_date:
         s.put(3, 1, _("Aggiornata al %(date)s") % {"date": formatting.date_long(last_date)})
-    headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(_(label) for _k, label in columns)]
+    headers: Sequence[str] = [_("Pos."), _("Giocatore"), *(_(col.label) for col in columns)]
     for col, text in enumerate(headers, start=1):
         s.put(5, col, text, bold=True, bottom=1)
     s.width(2, 24)
-    for i, r in enumerate(rows, start=6):
-        for col, value in enumerate([r.place, r.player, *r.values], start=1):
+    for i, (r, figures) in enumerate(zip(rows, values, strict=True), start=6):
+        for col, value in enumerate([r["place"], r["player"], *figures], start=1):
             value = spreadsheet_value(value)
             s.put(i, col, value, num_format=number_format(value))
     s.put(6 + len(rows) + 1, 1, _("A pari punti si condivide il posto."), font_color="#555555")

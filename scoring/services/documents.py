@@ -34,8 +34,14 @@ from scoring.exports.pdf import classifica_pdf, verbale_pdf
 from scoring.exports.xlsx import classifica_xlsx, verbale_xlsx
 from scoring.models import Season, StoredDocument, Turno
 from scoring.selectors import turno_with_everything
-from scoring.selectors_games import game_classifica, game_turni, verbale_rows
-from scoring.verbale import classifica, classifica_as_of, last_closed_date, verbale
+from scoring.selectors_games import game_turni, verbale_rows
+from scoring.verbale import (
+    classifica,
+    classifica_as_of,
+    classifica_sheet,
+    last_closed_date,
+    verbale,
+)
 
 PDF = "application/pdf"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -296,6 +302,6 @@ def classifica_document(season: Season, kind: str) -> bytes:
     last = last_closed_date(season)
     if season.is_generic:
         render = {"pdf": games.standing_pdf, "xlsx": games.standing_xlsx}[kind]
-        return render(game_classifica(season), last)
+        return render(classifica_sheet(season), last)
     render = {"pdf": classifica_pdf, "xlsx": classifica_xlsx}[kind]
     return render(season.name, classifica(season), last)

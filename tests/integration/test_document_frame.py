@@ -230,7 +230,7 @@ def test_the_standing_documents_and_page_say_the_footnote_in_english(turni, clie
     """ "A pari punti si condivide il posto…" stayed Italian on the English pages; the standing's
     PDF and workbook had no footnote and no running footer. One standing PDF laid out."""
     from scoring.exports import games
-    from scoring.selectors_games import game_classifica
+    from scoring.verbale import classifica_sheet
 
     season = turni["skat-isko"].season
     client.get(reverse("scoring:language"), {"language": "en"})
@@ -238,7 +238,7 @@ def test_the_standing_documents_and_page_say_the_footnote_in_english(turni, clie
     assert "Players level on points share the place. Mov.: places gained or lost" in page
     assert "A pari punti" not in page
     with translation.override("en"):
-        standing = game_classifica(season)
+        standing = classifica_sheet(season)
         book = load_workbook(io.BytesIO(games.standing_xlsx(standing, turni["skat-isko"].date)))
         content = games.standing_pdf(standing, turni["skat-isko"].date)
     ws = book["Classifica"]
