@@ -35,12 +35,12 @@ from typing import Any
 
 from benchmarks.report import write_section
 from benchmarks.worker import fresh_database, ms
+from scoring.rules.systems import systems
 
 SQLITE_PATH = "/tmp/kingbench_games.sqlite3"
 POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/kingbench_games"
 PLAYERS = [f"Socio {i:02d}" for i in range(1, 13)]
 TABLES = 2  # tables of 4 each giornata
-CODES = ("caf", "king-classico", "king-internazionale", "le-king", "skat-isko", "ramino-101")
 # what is measured, in the order of the report's columns, with its heading
 OPS = {
     "record": "smazzata",
@@ -274,7 +274,11 @@ def write_doc(doc: Path, section: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.games", description=__doc__)
     p.add_argument("--sizes", default="40,400", help="turni of each season")
-    p.add_argument("--games", default=",".join(CODES))
+    p.add_argument(
+        "--games",
+        default=",".join(system.code for system in systems()),
+        help="rule-set codes (default: every registered game system)",
+    )
     p.add_argument("--backend", default="sqlite", choices=["sqlite", "postgres"])
     p.add_argument("--samples", type=int, default=7)
     p.add_argument("--postgres-url", default=os.environ.get("KINGBENCH_GAMES_URL", POSTGRES_URL))
