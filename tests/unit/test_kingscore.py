@@ -174,3 +174,48 @@ def test_the_language_of_the_environment(monkeypatch, environment, language):
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     assert environment_language() == language
+
+
+@pytest.mark.parametrize(
+    ("document", "english"),
+    [
+        (
+            {"format": "x", "ruleset": "caf", "turni": [1]},
+            [
+                "[FORMAT] format 'x' not recognised (expected kingclub/v1)",
+                "[FORMAT] turni[1]: must be an object",
+            ],
+        ),
+        (
+            {"format": "x", "ruleset": "king-classico", "turni": []},
+            ["[FORMAT] format 'x' not recognised (expected kingclub/v1)"],
+        ),
+        (
+            {
+                "format": "kingclub/v1",
+                "ruleset": "skat-isko",
+                "turni": [{"date": "x", "number": 0}],
+            },
+            [
+                "turno x #0: [FORMAT] date: not a valid date (YYYY-MM-DD)",
+                "turno x #0: [FORMAT] number: must be a whole number ≥ 1",
+            ],
+        ),
+        (
+            {"format": "x", "ruleset": "ramino-101", "turni": [1]},
+            [
+                "[FORMAT] format 'x' not recognised (expected kingclub/v1)",
+                "[FORMAT] every turno must be an object",
+            ],
+        ),
+    ],
+)
+def test_a_malformed_document_of_every_game_is_told_in_english(tmp_path, document, english):
+    from django.core.management import call_command
+
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    err = io.StringIO()
+    with pytest.raises(SystemExit):
+        call_command("kingscore", str(path), language="en", stderr=err)
+    assert err.getvalue().splitlines() == english

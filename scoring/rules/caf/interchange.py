@@ -106,7 +106,8 @@ def _str_list(value: Any, what: str, problems: list[Problem], turno: str | None)
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        problems.append(Problem("FORMAT", f"{what}: deve essere una lista di nomi", turno=turno))
+        names = gettext_noop("%(what)s: deve essere una lista di nomi")
+        problems.append(Problem.said("FORMAT", names, {"what": what}, turno=turno))
         return []
     return [_text(v, what, problems, turno) for v in value]
 
@@ -116,7 +117,8 @@ def _items(value: Any, what: str, problems: list[Problem], turno: str) -> list[d
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        problems.append(Problem("FORMAT", f"{what}: deve essere una lista di oggetti", turno=turno))
+        objects = gettext_noop("%(what)s: deve essere una lista di oggetti")
+        problems.append(Problem.said("FORMAT", objects, {"what": what}, turno=turno))
         return []
     return value
 
@@ -148,7 +150,7 @@ def parse_header(
             problems.append(Problem.said("RULESET", unknown, {"code": repr(code)}))
     season = data.get("season", "")
     if not isinstance(season, str):
-        problems.append(Problem("FORMAT", "season: deve essere un testo"))
+        problems.append(Problem("FORMAT", gettext_noop("season: deve essere un testo")))
         season = ""
     season = _text(season, "season", problems, None, required=False)
     roster = _str_list(data.get("roster"), "roster", problems, None)
@@ -182,7 +184,8 @@ def parse_document(data: Any, rules: RuleSet | None = None) -> SeasonDocument:
 def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | None:
     """The ``index``-th turno of a document (from 1) as a record; its problems appended."""
     if not isinstance(t, dict):
-        problems.append(Problem("FORMAT", f"turni[{index}]: deve essere un oggetto"))
+        not_object = gettext_noop("turni[%(index)s]: deve essere un oggetto")
+        problems.append(Problem.said("FORMAT", not_object, {"index": index}))
         return None
     number = t.get("number", 1)
     try:
@@ -191,7 +194,9 @@ def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | No
         date = None
     label = f"{t.get('date')!s} #{number}"
     if date is None:
-        problems.append(Problem("FORMAT", "date: data non valida (AAAA-MM-GG)", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("date: data non valida (AAAA-MM-GG)"), turno=label)
+        )
     if (
         not isinstance(number, int)
         or isinstance(number, bool)
@@ -199,39 +204,56 @@ def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | No
     ):
         label = f"{t.get('date')!s} #?"
         problems.append(
-            Problem(
-                "FORMAT", f"number: deve essere un intero da 1 a {MAX_TURNO_NUMBER}", turno=label
+            Problem.said(
+                "FORMAT",
+                gettext_noop("number: deve essere un intero da 1 a %(high)s"),
+                {"high": MAX_TURNO_NUMBER},
+                turno=label,
             )
         )
         number = 1
     players = _str_list(t.get("players"), "players", problems, label)
     first_dealer = t.get("first_dealer")
     if not isinstance(first_dealer, str):
-        problems.append(Problem("FORMAT", "first_dealer: manca il primo mazziere", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("first_dealer: manca il primo mazziere"), turno=label)
+        )
         first_dealer = ""
     else:
         first_dealer = _text(first_dealer, "first_dealer", problems, label)
     smazzate: list[SmazzataRecord] = []
     raw = t.get("smazzate")
     if not isinstance(raw, list):
-        problems.append(Problem("FORMAT", "smazzate: deve essere una lista", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("smazzate: deve essere una lista"), turno=label)
+        )
         raw = []
     for k, s in enumerate(raw, start=1):
         if not isinstance(s, dict) or not isinstance(s.get("result"), dict):
             problems.append(
                 Problem(
-                    "FORMAT", "smazzata senza gioco/chiamante/risultato", smazzata=k, turno=label
+                    "FORMAT",
+                    gettext_noop("smazzata senza gioco/chiamante/risultato"),
+                    smazzata=k,
+                    turno=label,
                 )
             )
             continue
         game, caller, trump = s.get("game"), s.get("caller"), s.get("trump")
         if not isinstance(game, str) or not isinstance(caller, str):
             problems.append(
-                Problem("FORMAT", "game e caller devono essere testi", smazzata=k, turno=label)
+                Problem(
+                    "FORMAT",
+                    gettext_noop("game e caller devono essere testi"),
+                    smazzata=k,
+                    turno=label,
+                )
             )
             continue
         if trump is not None and not isinstance(trump, str):
-            problems.append(Problem("TRUMP_INVALID", "seme non valido", smazzata=k, turno=label))
+            problems.append(
+                Problem("TRUMP_INVALID", gettext_noop("seme non valido"), smazzata=k, turno=label)
+            )
             trump = None
         result = {_text(n, "result", problems, label): c for n, c in s["result"].items()}
         caller = _text(caller, "caller", problems, label)
@@ -241,7 +263,9 @@ def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | No
         if not isinstance(p.get("player"), str) or not isinstance(p.get("points"), int):
             problems.append(
                 Problem(
-                    "FORMAT", "penalties: servono player (testo) e points (intero)", turno=label
+                    "FORMAT",
+                    gettext_noop("penalties: servono player (testo) e points (intero)"),
+                    turno=label,
                 )
             )
             continue
@@ -263,7 +287,9 @@ def parse_turno(t: Any, index: int, problems: list[Problem]) -> TurnoRecord | No
             s.get("kind", "RETROCESSIONE_CONTATORE"), str
         ):
             problems.append(
-                Problem("FORMAT", "sanctions: servono player e kind (testi)", turno=label)
+                Problem(
+                    "FORMAT", gettext_noop("sanctions: servono player e kind (testi)"), turno=label
+                )
             )
             continue
         sanctions.append(

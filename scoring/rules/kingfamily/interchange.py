@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..calendar import calendar_of
-from ..problems import NOT_AN_OBJECT, Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, Problem, RuleViolation, gettext_noop
 from .records import is_int
 from .rules import CODES, KingRules, make_rules
 from .turno import label_of, read_head, replay, score_replay, standing, valid_date
@@ -23,7 +23,9 @@ def _roster(value: Any, problems: list[Problem]) -> list[str]:
         or not all(isinstance(p, str) and p for p in value)
         or len(set(value)) != len(value)
     ):
-        problems.append(Problem("ROSTER", "roster deve essere una lista di nomi distinti"))
+        problems.append(
+            Problem("ROSTER", gettext_noop("roster deve essere una lista di nomi distinti"))
+        )
         return []
     return list(value)
 
@@ -43,7 +45,11 @@ def _across_turni(turni: list[Any], one_turno_a_day: bool = True) -> list[Proble
         label = label_of(t)
         if (date, number) in seen:
             problems.append(
-                Problem("DUPLICATE_TURNO", "due turni con la stessa data e numero", turno=label)
+                Problem(
+                    "DUPLICATE_TURNO",
+                    gettext_noop("due turni con la stessa data e numero"),
+                    turno=label,
+                )
             )
         seen.add((date, number))
         players = t.get("players")
@@ -52,9 +58,12 @@ def _across_turni(turni: list[Any], one_turno_a_day: bool = True) -> list[Proble
             other = seated.get((date, p))
             if one_turno_a_day and other is not None and other != number:
                 problems.append(
-                    Problem(
+                    Problem.said(
                         "PLAYS_TWICE",
-                        f"{p} gioca già il turno #{other} dello stesso giorno",
+                        gettext_noop(
+                            "%(player)s gioca già il turno #%(other)s dello stesso giorno"
+                        ),
+                        {"player": p, "other": other},
                         player=p,
                         turno=label,
                     )
@@ -71,23 +80,28 @@ def read_document(data: Any) -> tuple[KingRules, list[str], list[Any]]:
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
         problems.append(
-            Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
+            Problem.said(
+                "FORMAT",
+                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
+                {"format": repr(data.get("format")), "expected": FORMAT},
+            )
         )
     code = data.get("ruleset")
     rules = None
     if code not in CODES:
-        problems.append(Problem("RULESET", f"regolamento sconosciuto: {code!r}"))
+        unknown = gettext_noop("regolamento sconosciuto: %(code)s")
+        problems.append(Problem.said("RULESET", unknown, {"code": repr(code)}))
     else:
         try:
             rules = make_rules(code, data.get("rules"))
         except RuleViolation as exc:
             problems.extend(exc.problems)
     if not isinstance(data.get("season", ""), str):
-        problems.append(Problem("FORMAT", "season deve essere un testo"))
+        problems.append(Problem("FORMAT", gettext_noop("season deve essere un testo")))
     roster = _roster(data.get("roster"), problems)
     turni = data.get("turni")
     if not isinstance(turni, list):
-        problems.append(Problem("FORMAT", "turni deve essere una lista"))
+        problems.append(Problem("FORMAT", gettext_noop("turni deve essere una lista")))
     if problems:
         raise RuleViolation(problems)
     assert rules is not None and isinstance(turni, list)

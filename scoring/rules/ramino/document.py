@@ -28,10 +28,12 @@ def check_header(rules: RaminoRules, turno: Any) -> list[Problem]:
     """The match's own fields: players, first dealer, smazzate, tiebreak (SPEC §10)."""
     problems: list[Problem] = []
     if not isinstance(turno, Mapping):
-        return [Problem("FORMAT", "il turno deve essere un oggetto")]
+        return [Problem("FORMAT", gettext_noop("il turno deve essere un oggetto"))]
     players = turno.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.append(Problem("FORMAT", "players: serve una lista di nomi", field="players"))
+        problems.append(
+            Problem("FORMAT", gettext_noop("players: serve una lista di nomi"), field="players")
+        )
         return problems
     if not rules.min_players <= len(players) <= rules.max_players:
         problems.append(
@@ -63,17 +65,27 @@ def check_header(rules: RaminoRules, turno: Any) -> list[Problem]:
             )
         )
     if not isinstance(turno.get("smazzate", []), list):
-        problems.append(Problem("FORMAT", "smazzate: deve essere una lista", field="smazzate"))
+        problems.append(
+            Problem("FORMAT", gettext_noop("smazzate: deve essere una lista"), field="smazzate")
+        )
     tiebreak = turno.get("tiebreak") or []
     if not isinstance(tiebreak, list) or not all(isinstance(p, str) for p in tiebreak):
         problems.append(
-            Problem("FIELD_TYPE", "tiebreak: serve una lista di nomi", field="tiebreak")
+            Problem(
+                "FIELD_TYPE", gettext_noop("tiebreak: serve una lista di nomi"), field="tiebreak"
+            )
         )
     else:
         for p in tiebreak:
             if p not in players:
                 problems.append(
-                    Problem("UNKNOWN_PLAYER", f"{p} non è al tavolo", player=p, field="tiebreak")
+                    Problem.said(
+                        "UNKNOWN_PLAYER",
+                        gettext_noop("%(player)s non è al tavolo"),
+                        {"player": p},
+                        player=p,
+                        field="tiebreak",
+                    )
                 )
     return problems
 
@@ -167,10 +179,14 @@ def _check_turno_keys(turno: Mapping[str, Any], problems: list[Problem]) -> None
     try:
         dt.date.fromisoformat(turno.get("date"))
     except (TypeError, ValueError):
-        problems.append(Problem("FORMAT", "date: data non valida (AAAA-MM-GG)", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("date: data non valida (AAAA-MM-GG)"), turno=label)
+        )
     number = turno.get("number", 1)
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 10**6:
-        problems.append(Problem("FORMAT", "number: deve essere un intero ≥ 1", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("number: deve essere un intero ≥ 1"), turno=label)
+        )
 
 
 def score_season(data: Any) -> dict[str, Any]:
@@ -179,9 +195,17 @@ def score_season(data: Any) -> dict[str, Any]:
         raise RuleViolation([NOT_AN_OBJECT])
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
-        problems.append(Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto"))
+        problems.append(
+            Problem.said(
+                "FORMAT",
+                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
+                {"format": repr(data.get("format")), "expected": FORMAT},
+            )
+        )
     if data.get("ruleset") != CODE:
-        problems.append(Problem("FORMAT", f"regolamento {data.get('ruleset')!r}: atteso {CODE}"))
+        expected = gettext_noop("regolamento %(code)s: atteso %(expected)s")
+        values = {"code": repr(data.get("ruleset")), "expected": repr(CODE)}
+        problems.append(Problem.said("FORMAT", expected, values))
     try:
         rules = build_rules(data.get("rules"))
     except RuleViolation as exc:
@@ -189,7 +213,7 @@ def score_season(data: Any) -> dict[str, Any]:
         rules = build_rules()
     roster = data.get("roster") or []
     if not isinstance(roster, list) or not all(isinstance(p, str) for p in roster):
-        problems.append(Problem("FORMAT", "roster: serve una lista di nomi"))
+        problems.append(Problem("FORMAT", gettext_noop("roster: serve una lista di nomi")))
         roster = []
     turni = data.get("turni")
     if not isinstance(turni, list):
@@ -199,7 +223,7 @@ def score_season(data: Any) -> dict[str, Any]:
     scored: list[dict[str, Any]] = []
     for turno in turni:
         if not isinstance(turno, Mapping):
-            problems.append(Problem("FORMAT", "ogni turno deve essere un oggetto"))
+            problems.append(Problem("FORMAT", gettext_noop("ogni turno deve essere un oggetto")))
             continue
         before = len(problems)
         _check_turno_keys(turno, problems)
@@ -208,7 +232,7 @@ def score_season(data: Any) -> dict[str, Any]:
             problems.append(
                 Problem(
                     "DUPLICATE_TURNO",
-                    "due partite con la stessa data e numero",
+                    gettext_noop("due partite con la stessa data e numero"),
                     turno=turno_label(turno),
                 )
             )

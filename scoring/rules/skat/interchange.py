@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation
+from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation, gettext_noop
 from .lista import label_of, score_list
 from .rules import CODE, SkatRules, skat_rules
 from .season import standing
@@ -26,17 +26,23 @@ def _header_problems(data: Any) -> list[Problem]:
     problems = []
     if data.get("format") != FORMAT:
         problems.append(
-            Problem("FORMAT", f"formato {data.get('format')!r} non riconosciuto (atteso {FORMAT})")
+            Problem.said(
+                "FORMAT",
+                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
+                {"format": repr(data.get("format")), "expected": FORMAT},
+            )
         )
     if data.get("ruleset") != CODE:
-        problems.append(Problem("FORMAT", f"regolamento {data.get('ruleset')!r}: atteso {CODE!r}"))
+        expected = gettext_noop("regolamento %(code)s: atteso %(expected)s")
+        values = {"code": repr(data.get("ruleset")), "expected": repr(CODE)}
+        problems.append(Problem.said("FORMAT", expected, values))
     if "season" in data and not isinstance(data["season"], str):
-        problems.append(Problem("FORMAT", "season: deve essere un testo"))
+        problems.append(Problem("FORMAT", gettext_noop("season: deve essere un testo")))
     roster = data.get("roster", [])
     if not isinstance(roster, list) or not all(isinstance(p, str) and p for p in roster):
-        problems.append(Problem("FORMAT", "roster: deve essere una lista di nomi"))
+        problems.append(Problem("FORMAT", gettext_noop("roster: deve essere una lista di nomi")))
     if "rules" in data and not isinstance(data["rules"], Mapping):
-        problems.append(Problem("FORMAT", "rules: deve essere una tabella"))
+        problems.append(Problem("FORMAT", gettext_noop("rules: deve essere una tabella")))
     if not isinstance(data.get("turni"), list):
         problems.append(TURNI_NOT_A_LIST)
     return problems
@@ -45,16 +51,21 @@ def _header_problems(data: Any) -> list[Problem]:
 def _turno_problems(t: Any, index: int) -> list[Problem]:
     """The date and number of one list (the rest is :func:`.lista.score_list`'s)."""
     if not isinstance(t, Mapping):
-        return [Problem("FORMAT", f"turni[{index}]: deve essere un oggetto")]
+        not_object = gettext_noop("turni[%(index)s]: deve essere un oggetto")
+        return [Problem.said("FORMAT", not_object, {"index": index})]
     label = label_of(t)
     problems = []
     try:
         dt.date.fromisoformat(t.get("date"))
     except (TypeError, ValueError):
-        problems.append(Problem("FORMAT", "date: data non valida (AAAA-MM-GG)", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("date: data non valida (AAAA-MM-GG)"), turno=label)
+        )
     number = t.get("number", 1)
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        problems.append(Problem("FORMAT", "number: deve essere un intero ≥ 1", turno=label))
+        problems.append(
+            Problem("FORMAT", gettext_noop("number: deve essere un intero ≥ 1"), turno=label)
+        )
     return problems
 
 
@@ -79,7 +90,7 @@ def score_document(data: Any) -> dict[str, Any]:
             problems.append(
                 Problem(
                     "DUPLICATE_TURNO",
-                    "due liste con la stessa data e lo stesso numero",
+                    gettext_noop("due liste con la stessa data e lo stesso numero"),
                     turno=label_of(t),
                 )
             )
