@@ -189,6 +189,12 @@ def season_recompute(*, season: Season, since: dt.date | None = None) -> None:
     chain of giornate (:func:`giornate_recompute`) or the season fold
     (:func:`game_standing_refresh`)."""
     season_lock(season)  # taken first by every caller; here for direct calls
+    standing_keep(season=season, since=since)
+
+
+def standing_keep(*, season: Season, since: dt.date | None = None) -> None:
+    """:func:`season_recompute` inside a write that holds the season's lock already (a close,
+    a reopen): no second lock, no savepoint."""
     STANDING_KEEPERS[season.system.ledger](season=season, since=since)
 
 

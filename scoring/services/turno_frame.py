@@ -21,7 +21,7 @@ from scoring.rules.text import user_text
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
 from scoring.services.news import news_turno
-from scoring.services.season import season_recompute
+from scoring.services.season import standing_keep
 
 TURNO_CLOSED = gettext_noop(
     "il turno %(turno)s è chiuso: per modificarlo va riaperto con una motivazione"
@@ -144,7 +144,7 @@ def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
     turno.save()
     TurnoEvent.objects.create(turno=turno, kind=TurnoEvent.CLOSE, user=turno.closed_by)
     if recompute:
-        season_recompute(season=turno.season, since=turno.giornata.date)
+        standing_keep(season=turno.season, since=turno.giornata.date)
     news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
 
@@ -190,6 +190,6 @@ def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
         turno=turno, kind=TurnoEvent.REOPEN, reason=reason, user=user_of(user)
     )
     confirmations_clear(turno=turno)  # the Verbale will change: its confirmations go
-    season_recompute(season=turno.season, since=turno.giornata.date)
+    standing_keep(season=turno.season, since=turno.giornata.date)
     news_turno(turno=turno, kind="reopen")
     return turno
