@@ -290,6 +290,27 @@ def _classifica_columns(columns: tuple[Column, ...], link_query: str, me: int | 
     return out
 
 
+@dataclass(frozen=True)
+class SheetCells:
+    """Some columns of a :class:`ClassificaSheet` as safe HTML: the headers, and each player's
+    cells (by player id), in the Classifica's formatting."""
+
+    headers: list[tuple[str, str, str]]  # (data-col, css, header)
+    rows: dict[int | None, list[tuple[str, str, str]]]  # player id -> [(data-col, css, cell)]
+
+
+def sheet_cells(sheet: ClassificaSheet, keep: Callable[[Column], bool]) -> SheetCells:
+    """The place and the columns ``keep`` chooses of every row, as the Classifica writes them
+    (the players' list shows a season's figures beside each member)."""
+    columns = [c for c in _classifica_columns(sheet.columns, "", None) if c.name != "player"]
+    chosen = {c.key for c in sheet.columns if keep(c)} | {"place"}
+    columns = [c for c in columns if c.name in chosen]
+    return SheetCells(
+        [(c.data_col, c.css, c.header) for c in columns],
+        {r["player_id"]: [(c.data_col, c.css, c.cell(r)) for c in columns] for r in sheet.rows},
+    )
+
+
 def classifica_sort(raw: str | None, columns: Iterable[Column]) -> str:
     """``?sort=`` as the page understands it: one of the ``columns`` (or place, player), ``-``
     for descending; else ``""``."""

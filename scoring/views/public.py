@@ -47,7 +47,14 @@ from scoring.selectors import (
 )
 from scoring.selectors_games import member_page_follows_version
 from scoring.services.season import CHART_LEADERS
-from scoring.tables import TurniTable, classifica_html, classifica_sort, player_timeline_html
+from scoring.tables import (
+    SheetCells,
+    TurniTable,
+    classifica_html,
+    classifica_sort,
+    player_timeline_html,
+    sheet_cells,
+)
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number
 from scoring.verbale import (
     ClassificaRow,
@@ -336,12 +343,17 @@ def players(request: HttpRequest) -> HttpResponse:
     ctx = _season_context(request, season)
     if (hidden := unpublished_page(request, season, ctx)) is not None:
         return hidden
-    standing: dict[int | None, ClassificaRow] = {}
+    cells = SheetCells([], {})
     qs = Player.objects.filter(active=True)
     if season is not None:
-        standing = {r.player_id: r for r in classifica(season)}
+        # the season's figures in its game's columns (not the abbreviated titles nor the
+        # movement: the Classifica's)
+        cells = sheet_cells(
+            classifica_sheet(season), lambda c: c.kind != "movement" and not c.short
+        )
         qs = Player.objects.filter(Q(active=True) | Q(enrollments__season=season))
-    ctx["entries"] = [(p, standing.get(p.pk)) for p in qs.distinct().order_by("name")]
+    ctx["headers"] = cells.headers
+    ctx["entries"] = [(p, cells.rows.get(p.pk)) for p in qs.distinct().order_by("name")]
     return render(request, "scoring/public/players.html", ctx)
 
 

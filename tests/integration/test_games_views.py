@@ -189,7 +189,11 @@ def test_members_pages_of_a_ramino_season(client, turno):
     assert 'data-game="SCALA_REALE"' in player.content.decode()
     serie = client.get(reverse("scoring:serie") + q).content.decode()
     assert "data-no-series" in serie
-    assert client.get(reverse("scoring:players") + q).status_code == 200
+    # the players' list in the game's own columns (it showed C.A.F.'s series and absences)
+    players = client.get(reverse("scoring:players") + q).content.decode()
+    bruno = players.split('data-player="Bruno"')[1].split("</tr>")[0]
+    cells = dict(re.findall(r'<td[^>]* data-col="([^"]+)">([^<]*)</td>', bruno))
+    assert cells == {"place": "2", "league_points": "2", "turni": "1", "wins": "0"}
     assert client.get(reverse("scoring:turni") + q).status_code == 200
 
 
