@@ -13,6 +13,7 @@ from .match import MatchState, check_hand, fees, places, play_hand
 from .rules import RaminoRules, build_rules
 
 FORMAT = "kingclub/v1"
+NOT_AT_TABLE = gettext_noop("%(player)s non è al tavolo")
 CODE = "ramino-101"
 
 
@@ -78,15 +79,8 @@ def check_header(rules: RaminoRules, turno: Any) -> list[Problem]:
     else:
         for p in tiebreak:
             if p not in players:
-                problems.append(
-                    Problem.said(
-                        "UNKNOWN_PLAYER",
-                        gettext_noop("%(player)s non è al tavolo"),
-                        {"player": p},
-                        player=p,
-                        field="tiebreak",
-                    )
-                )
+                at = {"player": p, "field": "tiebreak"}
+                problems.append(Problem.said("UNKNOWN_PLAYER", NOT_AT_TABLE, {"player": p}, **at))
     return problems
 
 
