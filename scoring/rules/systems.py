@@ -104,11 +104,11 @@ class GameSystem(Protocol):
 
 @runtime_checkable
 class LedgerSystem(GameSystem, Protocol):
-    """A game system kept by the generic ledger (every system but C.A.F., whose ledger has its own
-    tables and screens): what the live screen, the Verbale and the Classifica ask it.
+    """A game system whose ledger keeps its records (``ledger == "records"``: every system but
+    C.A.F., which keeps counts): what the live screen, the Verbale and the Classifica ask it.
 
-    ``generic_ledger`` is True for these systems (False for C.A.F.): the frame asks this flag,
-    never the code.
+    ``generic_ledger`` (derived from :attr:`BaseSystem.ledger`) is True for these systems: the
+    frame asks the declared data, never the code.
     """
 
     generic_ledger: bool
