@@ -39,7 +39,7 @@ from scoring.models import (
 from scoring.records import record_names, record_seats, state_ids, state_names
 from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document
 from scoring.rules.caf.ruleset import json_strings
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
 from scoring.services.bulk import insert_rows
@@ -263,6 +263,12 @@ class _Problems:
     def raise_any(self) -> None:
         if self.items:
             raise RuleViolation(self.items)
+
+
+NOT_EMPTY = gettext_noop(
+    "il database contiene già dati: il ripristino li sovrascriverebbe "
+    "(usare --force per cancellarli)"
+)
 
 
 def _fail(code: str, message: str) -> RuleViolation:
@@ -579,11 +585,7 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
     problems.raise_any()
     if not database_is_empty():
         if not force:
-            raise _fail(
-                "DATABASE_NOT_EMPTY",
-                "il database contiene già dati: il ripristino li sovrascriverebbe "
-                "(usare --force per cancellarli)",
-            )
+            raise _fail("DATABASE_NOT_EMPTY", NOT_EMPTY)
         wipe_club()
     _keys_in(tables)
     user_ids = _restore_users(users)
@@ -616,15 +618,7 @@ def legacy_backup_restore(*, data: dict, force: bool = False, user=None) -> list
     """Restore a ``kingclub/v1-backup`` (an older backup: its seasons are imported again)."""
     if not database_is_empty():
         if not force:
-            raise RuleViolation(
-                [
-                    Problem(
-                        "DATABASE_NOT_EMPTY",
-                        "il database contiene già dati: il ripristino li sovrascriverebbe "
-                        "(usare --force per cancellarli)",
-                    )
-                ]
-            )
+            raise _fail("DATABASE_NOT_EMPTY", NOT_EMPTY)
         wipe_club()
     members, seasons = _legacy_members(data.get("members")), data.get("seasons") or []
     if not isinstance(seasons, list) or not all(isinstance(d, dict) for d in seasons):

@@ -196,3 +196,10 @@ def test_restore_refuses_a_non_empty_database_without_force(club, tmp_path, db_d
     assert "--force" in err.getvalue()
     assert db_dump() == before
     assert Season.objects.count() == 1
+    err = io.StringIO()  # in English (--language en): the refusal and its problem
+    with pytest.raises(CommandError, match=r"^nothing restored$"):
+        call_command("restore", str(path), language="en", stdout=io.StringIO(), stderr=err)
+    assert err.getvalue() == (
+        "[DATABASE_NOT_EMPTY] the database already holds data: the restore would overwrite it "
+        "(use --force to delete it)\n"
+    )

@@ -226,7 +226,7 @@ def test_corrupted_backups_are_refused_cleanly(small_club, db_dump, tmp_path_fac
     before = db_dump()
     code, err = _run("restore", doc, tmp_path_factory.mktemp("r"), "--force")
     if code == 2:
-        assert "nothing restored" in err and "[" in err
+        assert "nulla ripristinato" in err and "[" in err
         assert db_dump() == before
     else:
         assert code == 0
@@ -258,7 +258,7 @@ def test_damaged_backup_files_are_named(small_club, db_dump, tmp_path, damage):
     before = db_dump()
     code, err = _run("restore", damage(raw), tmp_path, "--force")
     assert code == 2
-    assert "nothing restored" in err
+    assert "nulla ripristinato" in err
     assert db_dump() == before
 
 
