@@ -41,6 +41,7 @@ from scoring.services.turno_frame import reopen_reason
 __all__ = [
     "member_enroll",
     "penalita_add",
+    "penalita_remove",
     "season_create",
     "season_standing",
     "smazzata_correct",
@@ -177,11 +178,12 @@ def smazzata_correct(
 
 @retry_once
 @transaction.atomic
-def smazzata_undo(*, turno: Turno | int, user: Any = None) -> int:
-    """Delete the last deal of an open turno; returns its number."""
+def smazzata_undo(*, turno: Turno | int, number: int | None = None, user: Any = None) -> int:
+    """Delete the last deal of an open turno; returns its number. ``number``: the deal the
+    caller means to undo (refused if it is not the last)."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    return ledger_of(turno.season).smazzata_undo(turno=turno, user=user)
+    return ledger_of(turno.season).smazzata_undo(turno=turno, number=number, user=user)
 
 
 @retry_once
@@ -206,6 +208,22 @@ def penalita_add(
     return ledger_of(turno.season).penalita_add(
         turno=turno, player=player, points=points, article=article, reason=reason, user=user
     )
+
+
+@retry_once
+@transaction.atomic
+def penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
+    """Delete a penalità of an open turno."""
+    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
+    found = (
+        Penalita.objects.select_related("turno__season").filter(pk=pk).first()
+        if _is_key(pk)
+        else None
+    )
+    if found is None:
+        raise _problem("PENALITA_MISSING", "penalità inesistente", field="penalita")
+    season_lock_of_turno(found.turno)
+    ledger_of(found.turno.season).penalita_remove(penalita=found, user=user)
 
 
 @retry_once

@@ -84,14 +84,19 @@ class Ledger:
         """Replace deal ``number`` of an open turno (every later one checked and scored again)."""
         raise NotImplementedError
 
-    def smazzata_undo(self, *, turno: Turno, user: Any) -> int:
-        """Delete the last deal of an open turno; its number."""
+    def smazzata_undo(self, *, turno: Turno, number: int | None, user: Any) -> int:
+        """Delete the last deal of an open turno (``number``: the one the caller means); its
+        number."""
         raise NotImplementedError
 
     def penalita_add(
         self, *, turno: Turno, player: str, points: int, article: str, reason: str, user: Any
     ) -> Penalita:
         """A penalità on a player of an open turno."""
+        raise NotImplementedError
+
+    def penalita_remove(self, *, penalita: Penalita, user: Any) -> None:
+        """Delete a penalità of an open turno (its totals refreshed)."""
         raise NotImplementedError
 
     def turno_close(
@@ -224,6 +229,7 @@ class CountsLedger(Ledger):
     # the writes of :mod:`.turni`, called with the keywords of :mod:`scoring.api`
     smazzata_undo = staticmethod(_turni.smazzata_undo)
     penalita_add = staticmethod(_turni.penalita_add)
+    penalita_remove = staticmethod(_turni.penalita_remove)
     turno_close = staticmethod(_turni.turno_close)
     exports_rules = False
     streams_import = True
@@ -294,6 +300,7 @@ class RecordsLedger(Ledger):
     smazzata_correct = staticmethod(_games.game_smazzata_correct)
     smazzata_undo = staticmethod(_games.game_smazzata_undo)
     penalita_add = staticmethod(_games.game_penalita_add)
+    penalita_remove = staticmethod(_games.game_penalita_remove)
     turno_close = staticmethod(_games.game_turno_close)
 
     def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:

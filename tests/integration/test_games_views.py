@@ -137,17 +137,6 @@ def test_undo_and_the_reopen_reason(segretario_client, turno):
     assert Turno.objects.get(pk=turno.pk).is_open
 
 
-def test_what_only_caf_has_is_not_served_for_a_ramino_turno(segretario_client, turno):
-    """The one set of addresses answers every game; what C.A.F.'s form alone has (the refresh of
-    its chiamante's games, the Retrocessione per contatore) is a 404 for a Ramino match."""
-    assert (
-        segretario_client.get(reverse("scoring:turno_smazzata_form", args=[turno.pk])).status_code
-        == 404
-    )
-    sanction = reverse("scoring:turno_sanction_add", args=[turno.pk])
-    assert segretario_client.post(sanction, {"player": "Anna"}).status_code == 404
-
-
 def test_the_dashboard_lists_the_ramino_turno(segretario_client, turno):
     page = segretario_client.get(reverse("scoring:segreteria") + f"?stagione={turno.season.pk}")
     assert page.status_code == 200

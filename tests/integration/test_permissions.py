@@ -248,8 +248,8 @@ TABLE: dict[str, tuple[Check, ...]] = {
     ),
     # one set of addresses for every game: C.A.F. (open_turno...) and a Ramino match (game_...)
     "scoring:turno_smazzata": (
-        P(segreteria(OK), unchanged=True, pk="open_turno"),  # form re-rendered with errors
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),  # the form with its errors
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
         P(segreteria(INVALID), unchanged=True, pk="game_open"),  # empty form: errors shown
         P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
@@ -286,14 +286,14 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(segreteria(OK), pk="game_open"),
         G(segreteria(TO_LIVE), pk="game_closed"),
         G(segreteria(MISSING), pk="missing"),
-        P(segreteria(OK), unchanged=True, pk="open_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),
         P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
-        P(segreteria(NOT_ALLOWED), pk="game_open"),  # the correction posts to smazzata/
+        P(segreteria(INVALID), unchanged=True, pk="game_open"),  # an empty correction
     ),
     "scoring:turno_undo": (
         P(segreteria(TO_LIVE), pk="open_turno"),  # undoes the last smazzata
-        P(segreteria(TO_LIVE), unchanged=True, pk="closed_turno"),
-        P(segreteria(TO_LIVE), unchanged=True, pk="empty_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="empty_turno"),
         P(segreteria(TO_LIVE), pk="game_open"),
         P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
@@ -301,8 +301,8 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_penalita_add": (
-        P(segreteria(OK), unchanged=True, pk="open_turno"),
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
         # Ramino has no penalità: no such action for its turni
         P(segreteria(MISSING), unchanged=True, pk="game_open"),
         P(segreteria(MISSING), unchanged=True, pk="game_closed"),
@@ -312,7 +312,7 @@ TABLE: dict[str, tuple[Check, ...]] = {
     ),
     "scoring:turno_penalita_remove": (
         P(segreteria(TO_LIVE), pk="open_turno", penalita_pk="open_penalita"),
-        P(segreteria(OK), unchanged=True, pk="closed_turno", penalita_pk="closed_penalita"),
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno", penalita_pk="closed_penalita"),
         # a penalità of another turno
         P(segreteria(MISSING), pk="open_turno", penalita_pk="closed_penalita"),
         P(segreteria(MISSING), pk="open_turno", penalita_pk="missing"),
@@ -322,23 +322,23 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(segreteria(NOT_ALLOWED), pk="game_open", penalita_pk="open_penalita"),
     ),
     "scoring:turno_sanction_add": (
-        P(segreteria(OK), unchanged=True, pk="open_turno"),
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
         P(segreteria(MISSING), pk="game_open"),  # no Retrocessione per contatore in Ramino
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="open_turno"),
     ),
     "scoring:turno_sanction_remove": (
         P(segreteria(TO_LIVE), pk="open_turno", sanction_pk="open_sanction"),
-        P(segreteria(OK), unchanged=True, pk="closed_turno", sanction_pk="closed_sanction"),
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno", sanction_pk="closed_sanction"),
         P(segreteria(MISSING), pk="open_turno", sanction_pk="closed_sanction"),
         P(segreteria(MISSING), pk="open_turno", sanction_pk="missing"),
         P(segreteria(MISSING), pk="game_open", sanction_pk="open_sanction"),
         G(segreteria(NOT_ALLOWED), pk="open_turno", sanction_pk="open_sanction"),
     ),
     "scoring:turno_close": (
-        P(segreteria(OK), unchanged=True, pk="open_turno"),  # incomplete: errors shown
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),  # incomplete: errors shown
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
         P(segreteria(INVALID), unchanged=True, pk="game_open"),  # the match is not over
         P(segreteria(INVALID), unchanged=True, pk="game_closed"),
         P(segreteria(MISSING), pk="missing"),
@@ -346,9 +346,9 @@ TABLE: dict[str, tuple[Check, ...]] = {
         G(segreteria(NOT_ALLOWED), pk="game_open"),
     ),
     "scoring:turno_reopen": (
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),  # no reason
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),  # no reason
         P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="closed_turno"),
-        P(segreteria(OK), {"reason": "x"}, unchanged=True, pk="open_turno"),
+        P(segreteria(INVALID), {"reason": "x"}, unchanged=True, pk="open_turno"),
         P(segreteria(INVALID), unchanged=True, pk="game_closed"),  # no reason
         P(segreteria(TO_LIVE), {"reason": "errore di trascrizione"}, pk="game_closed"),
         P(segreteria(INVALID), {"reason": "x"}, unchanged=True, pk="game_open"),
@@ -358,8 +358,8 @@ TABLE: dict[str, tuple[Check, ...]] = {
     ),
     "scoring:turno_delete": (
         P(segreteria(Expect(302, "scoring:segreteria")), pk="empty_turno"),
-        P(segreteria(OK), unchanged=True, pk="open_turno"),  # has smazzate
-        P(segreteria(OK), unchanged=True, pk="closed_turno"),
+        P(segreteria(INVALID), unchanged=True, pk="open_turno"),  # has smazzate
+        P(segreteria(INVALID), unchanged=True, pk="closed_turno"),
         P(segreteria(MISSING), pk="missing"),
         G(segreteria(NOT_ALLOWED), pk="empty_turno"),
     ),

@@ -257,7 +257,7 @@ def test_impossible_counts_rerender_with_the_error_next_to_the_field(segretario_
     data = {"number": 1, "caller": "Bruno", "game": "NJ", "count_0": 1, "count_1": 1}
     data |= {"count_2": 1, "count_3": 0}
     r = segretario_client.post(_url("turno_smazzata", turno), data)
-    assert r.status_code == 200
+    assert r.status_code == 422
     html = r.content.decode()
     assert "Non fare J: la somma dei risultati è 3, ma deve essere 4" in html
     counts = html[html.index('class="counts-set') :]
@@ -269,7 +269,7 @@ def test_impossible_counts_rerender_with_the_error_next_to_the_field(segretario_
     # one count out of range: the error is next to that player's input
     data |= {"count_2": 5}
     r = segretario_client.post(_url("turno_smazzata", turno), data)
-    assert r.status_code == 200
+    assert r.status_code == 422
     block = _field_block(r.content.decode(), "id_count_2")
     assert "Non fare J: Carla ha 5 fanti, ma il massimo è 4" in block
     assert "field-error" in block
@@ -286,7 +286,7 @@ def test_illegal_game_for_the_phase_is_rejected(segretario_client, season):
     data = {"number": 1, "caller": "Bruno", "game": "SEMPLICE"}
     data |= {"count_0": 4, "count_1": 3, "count_2": 3, "count_3": 3}
     r = segretario_client.post(_url("turno_smazzata", turno), data)
-    assert r.status_code == 200
+    assert r.status_code == 422
     html = r.content.decode()
     games = html[html.index('<fieldset class="games') :]
     games = games[: games.index("</fieldset>")]
@@ -377,7 +377,7 @@ def test_correct_the_last_smazzata(segretario_client, season):
 
     # an impossible correction changes nothing
     r = segretario_client.post(_url("turno_correct", turno), data | {"count_0": 9})
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "Correggi la smazzata 1" in r.content.decode()
     assert {r.player.name: r.count for r in Smazzata.objects.get().results.all()} == counts
 
@@ -396,7 +396,7 @@ def test_penalita_add_and_remove_change_the_totals(segretario_client, season):
 
     # zero points: the engine's message next to the field, nothing saved
     r = segretario_client.post(_url("turno_penalita_add", turno), data | {"pen-points": 0})
-    assert r.status_code == 200
+    assert r.status_code == 422
     block = _field_block(r.content.decode(), "id_pen-points")
     assert "i punti di una penalità sono un numero intero diverso da zero" in block
     assert Penalita.objects.count() == 1
@@ -411,7 +411,7 @@ def test_penalita_add_and_remove_change_the_totals(segretario_client, season):
 def test_retrocessione_per_contatore_add_and_remove(segretario_client, season):
     turno = _turno(season)
     r = segretario_client.post(_url("turno_sanction_add", turno), {"san-player": "Dario"})
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "la retrocessione per contatore richiede una motivazione" in r.content.decode()
     assert Sanction.objects.count() == 0
     data = {"san-player": "Dario", "san-reason": "decisione del consiglio"}
@@ -441,7 +441,7 @@ def test_a_tie_needs_the_spareggio_to_close(segretario_client, season):
     assert 'name="tie_0_0"' in html and 'name="tie_0_1"' in html
 
     r = segretario_client.post(_url("turno_close", turno), {})
-    assert r.status_code == 200
+    assert r.status_code == 422
     html = r.content.decode()
     assert "registrare lo spareggio (carta più alta al meglio delle 5 prove)" in html
     turno.refresh_from_db()
@@ -511,13 +511,13 @@ def test_a_closed_turno_cannot_be_edited(segretario_client, season):
 
     sm = record.smazzate[-1]
     r = segretario_client.post(_url("turno_smazzata", turno), _smazzata_data(sm, 20))
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "è chiuso: per modificarlo va riaperto" in r.content.decode()
     r = segretario_client.post(_url("turno_undo", turno), {"number": 19}, follow=True)
     assert "è chiuso: per modificarlo va riaperto" in r.content.decode()
     data = {"pen-player": "Anna", "pen-points": -3, "pen-article": "6"}
     r = segretario_client.post(_url("turno_penalita_add", turno), data)
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "è chiuso: per modificarlo va riaperto" in r.content.decode()
     r = segretario_client.post(_url("turno_delete", turno))
     assert "è chiuso" in r.content.decode()
@@ -537,7 +537,7 @@ def test_reopen_needs_a_reason(segretario_client, season):
     segretario_client.post(_url("turno_close", turno), tiebreak)
 
     r = segretario_client.post(_url("turno_reopen", turno), {"reason": "   "})
-    assert r.status_code == 200
+    assert r.status_code == 422
     block = _field_block(r.content.decode(), "id_reason")
     assert "per riaprire un turno chiuso serve una motivazione" in block
     turno.refresh_from_db()
@@ -563,10 +563,10 @@ def test_close_or_reopen_at_the_wrong_time_shows_the_error(segretario_client, se
     record = _record()
     turno = _turno(season, record.smazzate[:3])
     r = segretario_client.post(_url("turno_close", turno), {})
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "il turno ha 3 smazzate su 19" in r.content.decode()
     r = segretario_client.post(_url("turno_reopen", turno), {"reason": "prova"})
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "è già aperto" in r.content.decode()
     turno.refresh_from_db()
     assert turno.is_open and Smazzata.objects.count() == 3
@@ -576,7 +576,7 @@ def test_delete_an_empty_turno(segretario_client, season):
     record = _record()
     turno = _turno(season, record.smazzate[:1])
     r = segretario_client.post(_url("turno_delete", turno))
-    assert r.status_code == 200
+    assert r.status_code == 422
     assert "si può eliminare solo un turno senza smazzate" in r.content.decode()
     segretario_client.post(_url("turno_undo", turno), {"number": 1})
     r = segretario_client.post(_url("turno_delete", turno))
