@@ -300,8 +300,8 @@ def classifica_document(season: Season, kind: str) -> bytes:
     """A season's Classifica Generale in ``kind`` (``pdf`` or ``xlsx``), in its own game's
     columns (the command ``export_verbali``)."""
     last = last_closed_date(season)
-    if season.is_generic:
-        render = {"pdf": games.standing_pdf, "xlsx": games.standing_xlsx}[kind]
-        return render(classifica_sheet(season), last)
-    render = {"pdf": classifica_pdf, "xlsx": classifica_xlsx}[kind]
-    return render(season.name, classifica(season), last)
+    if season.system.series_ladder:  # the ladder's layout: series, titles and their legend
+        render = {"pdf": classifica_pdf, "xlsx": classifica_xlsx}[kind]
+        return render(season.name, classifica(season), last)
+    render = {"pdf": games.standing_pdf, "xlsx": games.standing_xlsx}[kind]
+    return render(classifica_sheet(season), last)
