@@ -3,6 +3,7 @@ server with a real database. Skipped, with a clear reason, when Chromium is not 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -11,6 +12,33 @@ import pytest
 
 CHROMIUM = os.environ.get("KINGCLUB_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
+
+# -- axe-core: the accessibility audit of a page ------------------------------------------------
+# axe-core comes from the npm registry (package.json/package-lock.json, installed into the
+# git-ignored node_modules/ by `make install`), injected from disk, never from a CDN.
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+# WCAG 2.1 A/AA and 2.2 AA (24 px targets)
+AXE_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa")
+# the impacts that fail an audit
+BLOCKING = ("serious", "critical")
+# a module of axe tests: `pytestmark = needs_axe`
+needs_axe = pytest.mark.skipif(
+    not AXE.exists(), reason=f"axe-core not installed at {AXE} (make install needs npm)"
+)
+# One round trip: axe's violations of the chosen tags (resultTypes: the passes, the incomplete
+# and the inapplicable rules are not collected node by node, which is most of axe's work and of
+# its result), only the blocking ones, three targets each, with the page's description and width.
+_AXE_RUN = """async ([tags, blocking]) => {
+    const result = await axe.run(document, {
+        runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+    return {
+        violations: result.violations.filter(v => blocking.includes(v.impact)).map(v => ({
+            id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+            targets: v.nodes.slice(0, 3).map(n => n.target)})),
+        described: document.querySelector('meta[name=description]')?.content || '',
+        scrollWidth: document.documentElement.scrollWidth,
+    };
+}"""
 
 # Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests
 # themselves (fixtures, assertions) are synchronous and safe here.
@@ -88,6 +116,35 @@ def browser(live_server):
         )
         yield browser
         browser.close()
+
+
+def axe_context(browser, width: int, height: int):
+    """A browser context of that screen size, in Italian, with axe-core loaded into every page
+    it opens (an init script: read from disk once, not sent again for each page). The page's
+    policy (``script-src 'self'``) would refuse axe: the context bypasses it."""
+    context = browser.new_context(
+        locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
+    )
+    context.add_init_script(path=str(AXE))
+    return context
+
+
+def audit(page, label: str) -> list[str]:
+    """axe's serious and critical violations (WCAG 2.1 A/AA, 2.2 AA) of the page as loaded in
+    an :func:`axe_context`, a sideways scroll on a phone (narrower than 800 px) and a missing
+    meta description (the admin's pages have none of ours), as lines of text naming ``label``."""
+    result = page.evaluate(_AXE_RUN, [list(AXE_TAGS), list(BLOCKING)])
+    found = [
+        f"{label}: {v['impact']} {v['id']} ({v['count']}×) {v['help']} "
+        f"{[json.dumps(t) for t in v['targets']]}"
+        for v in result["violations"]
+    ]
+    if not result["described"].strip() and "/admin/" not in page.url:
+        found.append(f"{label}: no meta description")
+    width, scroll = page.viewport_size["width"], result["scrollWidth"]
+    if width < 800 and scroll > width:
+        found.append(f"{label}: scrolls sideways ({scroll} px wide on a {width} px screen)")
+    return found
 
 
 @pytest.fixture

@@ -1,28 +1,26 @@
-"""axe-core (WCAG 2.1 A/AA) on every page of every game, public and segreteria, at 1366 px and at
-390 px.
+"""axe-core (WCAG 2.1 A/AA, 2.2 AA) on every page of every game, public and segreteria, at
+1366 px and at 390 px.
 
-axe-core comes from the npm registry (``package.json``/``package-lock.json``, installed into the
-git-ignored ``node_modules/`` by ``make install``); it is injected from disk, never from a CDN.
-Any serious or critical violation fails the test, and so does a page that scrolls sideways on a
-390 px phone.
+Any serious or critical violation fails the test, and so does a page without a meta description
+or one that scrolls sideways on a 390 px phone (the audit: :func:`tests.e2e.conftest.audit`, axe
+loaded into every page of the context by :func:`tests.e2e.conftest.axe_context`).
 
 The club is built once (the demo club: a C.A.F. season and a season of each of the five other
 games; for each game a turno in corso and a new season after its first close) on
-``transactional_db``, and the one test walks every page at both sizes in one browser, one context
-per size. The pages are listed by the functions of ``PAGES``: each returns the :class:`Audited`
-pages of one part of the site for the club; a screen to cover is one more entry there (the live
-screens of every game: :func:`live_screens`).
+``transactional_db``, and the test walks every page at one size in one browser context; the
+phone size is tests/e2e/test_accessibility_phone.py, on the same pages. The pages are listed by
+the functions of ``PAGES``: each returns the :class:`Audited` pages of one part of the site for
+the club; a screen to cover is one more entry there (the live screens of every game, in corso,
+after a rejected deal, a deal's correction and closed: :func:`live_screens`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -31,10 +29,8 @@ from django.urls import reverse
 
 from scoring import api
 from scoring.models import Giornata, Player, Season, Seat, Turno
+from tests.e2e.conftest import audit, axe_context, needs_axe
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-BLOCKING = {"serious", "critical"}
 VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
 # every game of the club: C.A.F. first, then the five kept by the generic ledger
 GAMES = ("caf", "king-classico", "king-internazionale", "le-king", "skat-isko", "ramino-101")
@@ -47,9 +43,7 @@ ACCOUNTS = {
     "admin": ("admin", "admin-kingclub"),
 }
 
-pytestmark = pytest.mark.skipif(
-    not AXE.exists(), reason=f"axe-core not installed at {AXE} (make install needs npm)"
-)
+pytestmark = needs_axe
 
 
 @dataclass(frozen=True)
@@ -288,53 +282,48 @@ def segreteria_pages(club: Club) -> list[Audited]:
         ),
         Audited("new season", reverse("scoring:season_new"), who="segretario"),
         Audited("close season", reverse("scoring:season_close", args=[caf]), who="segretario"),
-        Audited(
-            "C.A.F. correction",
-            reverse("scoring:turno_correct", args=[club.open["caf"].pk]),
-            who="segretario",
-        ),
     ]
 
 
-def _caf_rejected_deal(page) -> None:
-    """ "Registra" with nothing chosen: the live screen shows its errors."""
+def _rejected_deal(page) -> None:
+    """ "Registra" with nothing chosen: the live screen shows its errors, the error summary
+    focused (the screen's own script, after htmx has settled the swap) and the fields it names
+    marked invalid."""
     with page.expect_response(lambda r: r.request.method == "POST"):
-        page.click("button:has-text('Registra la smazzata')")
-    page.wait_for_timeout(100)
+        page.click("#smazzata-form button.big")
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'smazzata-errors'"
+    )
     assert page.locator(".errorlist").count() >= 1
-
-
-# The live screens, by game: the screen of the turno in corso and the closed turno's screen of
-# every game of LIVE_GAMES, and the error state of those in LIVE_REJECTED (what puts the screen
-# in it: a function of the page). The five games' screens are rebuilt (issue 25): their rejected
-# deal, a dialog or any other state of theirs joins here as one more entry of LIVE_REJECTED (or
-# one more Audited in live_screens).
-LIVE_GAMES: tuple[str, ...] = GAMES
-LIVE_REJECTED: dict[str, Callable] = {"caf": _caf_rejected_deal}
+    assert page.locator("#smazzata-form [aria-invalid=true]").count() >= 1
 
 
 def live_screens(club: Club) -> list[Audited]:
-    """The segretario's live screen of each game of ``LIVE_GAMES``."""
+    """The segretario's live screen of every game: the turno in corso (two deals or more
+    recorded), the same screen after a rejected deal, the correction of deal 2 and the screen of
+    a closed turno."""
     pages = []
-    for code in LIVE_GAMES:
+    for code in GAMES:
         open_ = reverse("scoring:turno_live", args=[club.open[code].pk])
         pages += [
             Audited(f"{code} live screen", open_, who="segretario"),
+            Audited(
+                f"{code} live screen, rejected smazzata",
+                open_,
+                who="segretario",
+                then=_rejected_deal,
+            ),
+            Audited(
+                f"{code} correction of smazzata 2",
+                reverse("scoring:turno_correct", args=[club.open[code].pk]) + "?numero=2",
+                who="segretario",
+            ),
             Audited(
                 f"{code} live screen, closed turno",
                 reverse("scoring:turno_live", args=[club.closed[code].pk]),
                 who="segretario",
             ),
         ]
-        if code in LIVE_REJECTED:
-            pages.append(
-                Audited(
-                    f"{code} live screen, rejected smazzata",
-                    open_,
-                    who="segretario",
-                    then=LIVE_REJECTED[code],
-                )
-            )
     return pages
 
 
@@ -365,30 +354,6 @@ def _login(page, base: str, username: str, password: str) -> None:
     assert "/accounts/login" not in page.url
 
 
-def _audit(page, label: str) -> list[str]:
-    """axe's serious and critical violations of the page, a sideways scroll and a missing
-    description (one of the club's pages), as text."""
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate(
-        "async (tags) => await axe.run(document, {runOnly: {type: 'tag', values: tags}})", TAGS
-    )
-    found = []
-    for v in result["violations"]:
-        if v["impact"] in BLOCKING:
-            targets = [json.dumps(n["target"]) for n in v["nodes"][:3]]
-            found.append(
-                f"{label}: {v['impact']} {v['id']} ({len(v['nodes'])}×) {v['help']} {targets}"
-            )
-    described = page.evaluate("document.querySelector('meta[name=description]')?.content || ''")
-    if not described.strip() and "/admin/" not in page.url:
-        found.append(f"{label}: no meta description")
-    width = page.viewport_size["width"]
-    scroll = page.evaluate("document.documentElement.scrollWidth")
-    if width < 800 and scroll > width:
-        found.append(f"{label}: scrolls sideways ({scroll} px wide on a {width} px screen)")
-    return found
-
-
 def audit_every_page(browser, live_server, club: Club, shot, viewport: str) -> None:
     """Every page of every game at one screen size, as every account sees it."""
     width, height = VIEWPORTS[viewport]
@@ -396,10 +361,7 @@ def audit_every_page(browser, live_server, club: Club, shot, viewport: str) -> N
     assert {p.who for p in pages} == set(ACCOUNTS)
     base = live_server.url
     problems: list[str] = []
-    # bypass_csp: the page's policy (script-src 'self') would refuse the injected axe
-    context = browser.new_context(
-        locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
-    )
+    context = axe_context(browser, width, height)
     page = context.new_page()
     for who, account in ACCOUNTS.items():
         context.clear_cookies()
@@ -410,7 +372,7 @@ def audit_every_page(browser, live_server, club: Club, shot, viewport: str) -> N
             assert response.status == 200, (audited.label, response.status)
             if audited.then is not None:
                 audited.then(page)
-            problems += _audit(page, f"{audited.label} [{viewport}] {audited.url}")
+            problems += audit(page, f"{audited.label} [{viewport}] {audited.url}")
     shot(page, f"last-{viewport}")
     context.close()
     assert not problems, "\n".join(problems)

@@ -25,6 +25,7 @@ from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record, turno_start
+from tests.e2e.conftest import audit, axe_context, needs_axe
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
 OTHERS = ["Elena Giusti", "Franco Lenzi", "Giulia Marchetti", "Ivo Neri"]  # the second table
@@ -175,14 +176,11 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
     tv_context.close()
 
 
+@needs_axe
 @pytest.mark.parametrize("viewport", [(1366, 768), (390, 844)])
 def test_the_board_and_the_unpublished_notice_pass_axe(browser, live_server, club, viewport):
     """axe (WCAG 2.1 AA, serious and critical) on the board with a table in progress and a
     closed one, and on an unpublished season's Classifica; no sideways scroll on a phone."""
-    from tests.e2e.test_accessibility import AXE, _audit
-
-    if not AXE.exists():
-        pytest.skip(f"axe-core not installed at {AXE}")
     from scoring.services.publishing import season_publish
     from scoring.services.turni import turno_close
 
@@ -203,18 +201,14 @@ def test_the_board_and_the_unpublished_notice_pass_axe(browser, live_server, clu
         smazzata_record(
             turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
-    width, height = viewport
-    # bypass_csp: the page's policy would refuse the test's own injected axe
-    context = browser.new_context(
-        locale="it-IT", viewport={"width": width, "height": height}, bypass_csp=True
-    )
+    context = axe_context(browser, *viewport)
     page = context.new_page()
     page.goto(f"{live_server.url}/live/")
     assert page.locator("section.board-table").count() == 2
-    problems = _audit(page, "/live/")
+    problems = audit(page, "/live/")
     season_publish(season=club, published=False)
     page.goto(f"{live_server.url}/")
     assert page.locator("[data-unpublished]").count() == 1
-    problems += _audit(page, "/ (non pubblicata)")
+    problems += audit(page, "/ (non pubblicata)")
     context.close()
     assert problems == [], "\n".join(problems)
