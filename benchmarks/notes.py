@@ -6,21 +6,33 @@ NOTES = """
 
 ### Reading the tables
 
-- **Recording stays flat.** `smazzata_record` runs 15 queries whatever the size, all by primary
-  key or by turno: about 12 ms on SQLite and 18–21 ms on PostgreSQL, from 1k to 50k turni. On
-  PostgreSQL the cost is round trips, not the server: on the 50k database each of those queries
-  runs in under 0.5 ms (`EXPLAIN ANALYZE`). An earlier run on a busy machine (load 5) measured
-  28 ms for the same work.
-- **The Classifica page does not depend on the data size, only on the number of members.** It
-  reads the stored Classifica: one query, 300 rows, about 12 ms. From 10k turni up that is
-  ×0.5 of the floor (×0.16 on PostgreSQL at 50k). It is more than ×2 only at 1k, where the
-  floor itself takes 4 ms. The
-  ~11 ms is almost all building 300 `Standing` + `Player` model instances (the SQL takes about
-  1 ms). The page's ~0.5 s is rendering, see below.
-- **Closing a turno** replays only its giornata. The cost left is the Classifica refresh: one
-  aggregate over the season's stored league points, plus a small one over the last giornata.
-  **Reopening an early turno** replays the whole season (about 155 giornate), in about 0.9 s
-  for reopen and 0.9 s for close, at 5 000 turni per season.
+- **The run of 2026-11-26 was taken under a load average of 14–18 on 2 cores** (the other
+  engineers' test suites, and the games benchmark beside it): its milliseconds are inflated
+  several times and unevenly (a close of the last turno 524 ms at 10k on PostgreSQL against
+  2,749 ms at 1k, the same work), and this harness times the wall clock only, except the
+  import's CPU seconds. Read the query counts (exact) and the import's CPU; the games section
+  above times C.A.F. in CPU too. The run of 2026-11-22 (load under 1) measured, at 1k → 50k
+  turni: recording 12 ms on SQLite and 18–21 ms on PostgreSQL, the close of a new last
+  giornata 108–148 ms on SQLite and 127–203 ms on PostgreSQL, reopen and close of a
+  giornata-1 turno about 0.9 s each at 5,000 turni per season.
+- **Recording stays flat.** `smazzata_record` runs 17 queries whatever the size (15 on
+  2026-11-22), all by primary key or by turno; `turno_start` 17 (13 then).
+- **The Classifica page** is kept whole for an anonymous reader (issue 16): the median here is
+  a warm request (the first one is the warm-up), 0.4–21 ms; its queries are those of the
+  warm-up, the first reader after a close: 12 (4 on 2026-11-22, before the page read its
+  header, footnote and the Verbali to confirm). The pages section above times it cold and warm.
+- **Closing a turno** replays only its giornata: 67 queries on PostgreSQL and 70 on SQLite
+  (45 and 50 on 2026-11-22; what a close does came to include, among others, the seats'
+  figures and the members' `PlayerFigures` for the player page, the season's version for the
+  caches and the Verbale's confirmations), the same at 1k and 10k. The cost that grows with
+  the season is the Classifica refresh: its aggregate over the season's stored league points
+  and the sums of the closing players' figures (the games section: ×2 in CPU from 40 to 2,000
+  turni).
+  **Reopening an early turno** replays the whole season (about 155 giornate at 5,000 turni):
+  59–64 queries, and 65–68 to close it again.
+- **The Verbale documents are stored** (README, "Stored documents"): the first request renders
+  (PDF 3–20 s, XLSX 0.7–4 s under this load), the next ones are served from storage in 0.5–42 ms
+  with 16 and 22 queries (the fingerprint of what the Verbale shows).
 
 ### What was slow, and what changed (November 2026)
 
@@ -76,36 +88,30 @@ and on PostgreSQL.
 
 ### What remains slow
 
-1. **The Classifica page: about 0.5 s for 300 members, whatever the data size.** Everything is
-   spent in django-tables2 rendering 300 rows × 16 columns (4 800 cells at about 100 µs each).
-   The biggest parts are `call_with_appropriate` running `inspect.signature` for every cell of
-   a `render_*` method, `Column.attrs`, and `format_html`. Fetching the data takes about 12 ms
-   of it. A plain template loop, a cached fragment (the table changes only when a turno closes
-   or reopens), or pagination would bring it to tens of ms. This is in `scoring/tables.py` and
-   the views, which these benchmarks do not touch.
-2. **Verbale XLSX, about 0.6 s.** About 60 % of it is openpyxl assigning a style to each cell
-   (`StyleableObject.__set__` → `IndexedList.add` → `Serialisable.__hash__`). The workbook
-   also carries a 300-row Classifica sheet. Shared `NamedStyle`s, or one style object reused
-   per kind of cell, would cut most of it (`scoring/exports/xlsx.py`).
-3. **Verbale PDF, about 1 s.** This is WeasyPrint layout and about what it costs. The Verbale of
-   a closed turno changes only when the turno is reopened, so it can be cached.
-4. **Import: the engine is now half of the CPU time.** `score_turno` → `check_result` →
+1. **The Classifica page: about 0.5 s for 300 members on 2026-11-22** (django-tables2 rendering
+   300 rows × 16 columns): since issue 16 a plain loop (`scoring.tables.classifica_html`), the
+   table kept in the shared cache by season version and the whole page kept for an anonymous
+   reader (the pages section: 37 ms cold, under 1 ms warm).
+2. **Verbale XLSX, about 0.6 s, and PDF, about 1 s, to render** (2026-11-22; openpyxl's styling
+   of each cell and WeasyPrint's layout): rendered once per state of the Verbale and stored
+   since (README, "Stored documents").
+3. **Import: the engine is now half of the CPU time.** `score_turno` → `check_result` →
    `Deck.count_of` scans the deck three times on every smazzata (and again in
    `score_smazzata`). That is about 40 % of the engine's time, and caching the counts per deck
    would remove it (`scoring/rules/caf/ruleset.py`, outside these changes).
-5. **Import on PostgreSQL: the foreign-key checks at COMMIT.** Django creates foreign keys
+4. **Import on PostgreSQL: the foreign-key checks at COMMIT.** Django creates foreign keys
    `DEFERRABLE INITIALLY DEFERRED`, so the commit of one 5 000-turni season checks about 1.6
    million references, one index probe each. That takes 13–23 s of a 38–47 s import (measured
    on an empty and on a 65k-turni database, with the machine busy). It is the database's
    integrity check and is left in place. Both backends import the later seasons of the 50k set
    about 15 % slower than the first (PostgreSQL 212 → 183 turni/s, SQLite 312 → 266), because
    the indexes are bigger. An earlier run on a busy machine measured 212 → 119 on PostgreSQL.
-6. **PostgreSQL scans every seat for a season-wide aggregate.** To sum a season's seats it
+5. **PostgreSQL scans every seat for a season-wide aggregate.** To sum a season's seats it
    chooses a sequential scan of `scoring_seat` (the whole database) and a hash join to the
    season's turni. So the floor query, `standings_aggregate` and therefore `turno_close` grow
-   with the history of the club, not with the season: from 10k to 50k turni the floor goes
-   from 21 to 81 ms, `standings_aggregate` from 40 to 104 ms and the close from 142 to 203 ms.
-   SQLite walks the turno index (floor 23 → 24 ms). The structural fix would be a `season`
-   column on `Seat` (indexed with the player): proposed, not made, because it changes a table
-   that every write path fills.
+   with the history of the club, not with the season: from 10k to 50k turni (2026-11-22) the
+   floor goes from 21 to 81 ms, `standings_aggregate` from 40 to 104 ms and the close from 142
+   to 203 ms. SQLite walks the turno index (floor 23 → 24 ms). The structural fix would be a
+   `season` column on `Seat` (indexed with the player): proposed, not made, because it changes
+   a table that every write path fills.
 """
