@@ -596,14 +596,6 @@ def test_dashboard_lists_open_and_closed_turni(segretario_client, season):
     assert 'name="stagione"' in html  # the picker, with several seasons
 
 
-def test_unknown_turno_is_404(segretario_client, season):
-    assert segretario_client.get(reverse("scoring:turno_live", args=[999])).status_code == 404
-    assert segretario_client.post(reverse("scoring:turno_smazzata", args=[999])).status_code == 404
-    turno = _turno(season)
-    url = reverse("scoring:turno_penalita_remove", args=[turno.pk, 999])
-    assert segretario_client.post(url).status_code == 404
-
-
 # -- htmx ------------------------------------------------------------------------------------
 def test_htmx_requests_get_the_partial(segretario_client, season):
     record = _record()
@@ -683,50 +675,7 @@ def test_live_screen_query_count_is_bounded(
         assert segretario_client.get(_live(other)).status_code == 200
 
 
-# -- permissions -------------------------------------------------------------------------------
-def _all_urls(turno, pen_pk, sanction_pk) -> list[tuple[str, str]]:
-    gets = [
-        reverse("scoring:segreteria"),
-        reverse("scoring:turno_new"),
-        _live(turno),
-        _url("turno_smazzata_form", turno),
-        _url("turno_correct", turno),
-    ]
-    posts = [
-        reverse("scoring:turno_new"),
-        _url("turno_smazzata", turno),
-        _url("turno_correct", turno),
-        _url("turno_undo", turno),
-        _url("turno_penalita_add", turno),
-        _url("turno_penalita_remove", turno, pen_pk),
-        _url("turno_sanction_add", turno),
-        _url("turno_sanction_remove", turno, sanction_pk),
-        _url("turno_close", turno),
-        _url("turno_reopen", turno),
-        _url("turno_delete", turno),
-    ]
-    return [("get", u) for u in gets] + [("post", u) for u in posts]
-
-
-def test_only_the_segretario_may_use_the_segreteria(client, socio, season):
-    record = _record()
-    turno = _turno(season, record.smazzate[:1])
-    pen = penalita_add(turno=turno, player="Anna", points=-1, article="6")
-    from scoring.services.turni import sanction_add
-
-    sanction = sanction_add(turno=turno, player="Bruno", reason="x")
-    urls = _all_urls(turno, pen.pk, sanction.pk)
-    for method, url in urls:
-        r = getattr(client, method)(url)
-        assert r.status_code == 302, (method, url)
-        assert r["Location"].startswith(reverse("login")), (method, url)
-    client.force_login(socio)
-    for method, url in urls:
-        assert getattr(client, method)(url).status_code == 403, (method, url)
-    assert Smazzata.objects.count() == 1 and Penalita.objects.count() == 1
-    assert Turno.objects.get().is_open
-
-
+# -- the menu (who may open which URL: tests/integration/test_permissions.py) ------------------
 def test_the_live_screen_link_is_in_the_menu_for_the_segretario_only(
     client, segretario_client, season
 ):
