@@ -3,7 +3,6 @@
 from scoring.views import (
     confirm,
     documents,
-    games,
     history,
     language,
     live,
@@ -17,7 +16,6 @@ app_name = "scoring"
 urlpatterns = [
     *public.urlpatterns,
     *segreteria.urlpatterns,
-    *games.urlpatterns,
     *documents.urlpatterns,
     *history.urlpatterns,
     *live.urlpatterns,

@@ -1,17 +1,14 @@
 """Views: the members' pages of a season kept by the records ledger (the Verbale of a turno, a
-member's season), and the old addresses of the live screen (``segreteria/partite/``), which
-moved to the one set of every game (:mod:`scoring.views.segreteria`).
+member's season), called by :mod:`scoring.views.public`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import path, reverse
 
-from scoring.models import Turno
 from scoring.selectors_games import (
     game_player,
     game_record,
@@ -63,36 +60,3 @@ def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> Ht
         games=page.games,
     )
     return render(request, T + "player.html", ctx)
-
-
-# -- the old addresses of these screens (segreteria/partite/...): one set for every game now ------
-def _moved(name: str) -> Any:
-    """The old address of an action of the live screen: a POST goes on to the same action of the
-    one set with its body (308, a stale page's form still works), a GET or HEAD to the live
-    screen of the turno (301)."""
-
-    def view(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
-        if not Turno.objects.filter(pk=pk).exists():  # no turno: nothing moved (404)
-            raise Http404("turno inesistente")
-        if request.method == "POST":
-            moved = HttpResponsePermanentRedirect(
-                reverse(f"scoring:{name}", args=[pk, *kwargs.values()])
-            )
-            moved.status_code = 308  # permanent, and the method and body stay
-            return moved
-        return HttpResponsePermanentRedirect(reverse("scoring:turno_live", args=[pk]))
-
-    return view
-
-
-MOVED = (
-    ("segreteria/partite/<pk:pk>/penalita/", "turno_penalita_add"),
-    ("segreteria/partite/<pk:pk>/penalita/<pk:penalita_pk>/elimina/", "turno_penalita_remove"),
-    ("segreteria/partite/<pk:pk>/smazzata/", "turno_smazzata"),
-    ("segreteria/partite/<pk:pk>/anteprima/", "turno_preview"),
-    ("segreteria/partite/<pk:pk>/annulla/", "turno_undo"),
-    ("segreteria/partite/<pk:pk>/chiudi/", "turno_close"),
-    ("segreteria/partite/<pk:pk>/riapri/", "turno_reopen"),
-    ("segreteria/partite/<pk:pk>/elimina/", "turno_delete"),
-)
-urlpatterns = [path(route, _moved(name), name=f"moved_{name}") for route, name in MOVED]

@@ -19,7 +19,7 @@ from typing import Any
 from django.contrib import messages
 from django.db import transaction
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
@@ -529,6 +529,38 @@ def turno_delete_view(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:segreteria")
 
 
+# -- the old addresses of the five games' screens (segreteria/partite/...) -----------------------
+def _moved(name: str) -> Any:
+    """The old address of an action of the live screen: a POST goes on to the same action of the
+    one set with its body (308, a stale page's form still works), a GET or HEAD to the live
+    screen of the turno (301)."""
+
+    def view(request: HttpRequest, pk: int, **kwargs: Any) -> HttpResponse:
+        if not Turno.objects.filter(pk=pk).exists():  # no turno: nothing moved (404)
+            raise Http404("turno inesistente")
+        if request.method == "POST":
+            moved = HttpResponsePermanentRedirect(
+                reverse(f"scoring:{name}", args=[pk, *kwargs.values()])
+            )
+            moved.status_code = 308  # permanent, and the method and body stay
+            return moved
+        return HttpResponsePermanentRedirect(_live_url(pk))
+
+    return view
+
+
+MOVED = (
+    ("segreteria/partite/<pk:pk>/penalita/", "turno_penalita_add"),
+    ("segreteria/partite/<pk:pk>/penalita/<pk:penalita_pk>/elimina/", "turno_penalita_remove"),
+    ("segreteria/partite/<pk:pk>/smazzata/", "turno_smazzata"),
+    ("segreteria/partite/<pk:pk>/anteprima/", "turno_preview"),
+    ("segreteria/partite/<pk:pk>/annulla/", "turno_undo"),
+    ("segreteria/partite/<pk:pk>/chiudi/", "turno_close"),
+    ("segreteria/partite/<pk:pk>/riapri/", "turno_reopen"),
+    ("segreteria/partite/<pk:pk>/elimina/", "turno_delete"),
+)
+
+
 # -- one set of addresses for every game ----------------------------------------------------------
 def _turno_path(route: str, view: Callable[..., HttpResponse], name: str) -> URLPattern:
     return path(f"segreteria/turni/<pk:pk>/{route}", view, name=name)
@@ -555,4 +587,5 @@ urlpatterns = [
     _turno_path("chiudi/", turno_close_view, "turno_close"),
     _turno_path("riapri/", turno_reopen_view, "turno_reopen"),
     _turno_path("elimina/", turno_delete_view, "turno_delete"),
+    *(path(route, _moved(name), name=f"moved_{name}") for route, name in MOVED),
 ]
