@@ -120,6 +120,19 @@ def classifica_cache_key(
     return f"classifica:{season.pk}:{made}:{season.version}:{language}:{sort}:{stagione}:{me}:z"
 
 
+#: what a kept Classifica part holds (:func:`_classifica_part`), and a member's season
+#: (:func:`_player_part`)
+CLASSIFICA_PART = frozenset({"table_zlib", "last_date", "backdated", "notes", "legend", "game"})
+PLAYER_PART = frozenset({"standing", "html"})
+
+
+def _kept_whole(part: Any, fields: frozenset[str]) -> bool:
+    """A cached part holds every field this release reads. A part kept by an older release (the
+    season's version unchanged by the upgrade) lacks the fields added since: read as a miss and
+    rendered again, never a KeyError."""
+    return isinstance(part, dict) and fields <= part.keys()
+
+
 def _classifica_part(
     season: Season, *, sort: str, stagione: int | None, me: int | None
 ) -> dict[str, Any]:
@@ -164,7 +177,7 @@ def _classifica_page(
             season, sort=sort, language=get_language(), stagione=stagione, me=me
         )
         part = cache.get(key)
-        if part is None:  # cold: right after a close, or a new sort, language or member
+        if not _kept_whole(part, CLASSIFICA_PART):  # cold: a close, a new sort or member...
             part = _classifica_part(season, sort=sort, stagione=stagione, me=me)
             cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
         note = part["backdated"]
@@ -448,7 +461,7 @@ def _player_page(
         season, member=member.pk, language=get_language(), path=request.get_full_path()
     )
     part = cache.get(key)
-    if part is None:  # the first reader of this season version, member, language and page
+    if not _kept_whole(part, PLAYER_PART):  # the first reader of this version, member, page...
         part = _player_part(request, member, season)
         cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
     ctx.update(

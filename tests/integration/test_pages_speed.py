@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
+import zlib
 from decimal import Decimal
 
 import pytest
@@ -112,6 +113,43 @@ def test_a_member_sees_the_new_classifica_the_moment_a_turno_closes(client, seas
     again = client.get("/").content.decode()
     assert _order(again) == _order(before)
     assert _table(again) == _table(before)
+
+
+def test_a_part_kept_by_an_older_release_is_rendered_again(client, season, monkeypatch):
+    """An upgrade leaves the season's version as it was: the parts the shared cache kept under
+    the old release (without the fields added since) are read as a miss, never a KeyError 500."""
+    import scoring.views.public as public
+
+    user = User.objects.create_user("elena", password="pw-kingclub-1")
+    Player.objects.filter(name="Elena").update(user=user)
+    client.force_login(user)
+    elena = Player.objects.get(name="Elena")
+    pages = {"classifica:": "/", "player:": f"/giocatori/{elena.pk}/"}
+    fresh = {}
+    for page in pages.values():
+        cache.clear()
+        fresh[page] = client.get(page).content.decode()
+    older = {  # what 90a4b68 kept: the Classifica part had no notes, legend nor game
+        "classifica:": {
+            "table_zlib": zlib.compress(b"<table/>"),
+            "last_date": None,
+            "backdated": None,
+        },
+        "player:": {"html": ""},
+    }
+    kept = cache.get
+
+    def get(key, *args, **kw):
+        for prefix, part in older.items():
+            if key.startswith(prefix):
+                return part
+        return kept(key, *args, **kw)
+
+    monkeypatch.setattr(public.cache, "get", get)
+    for page in pages.values():
+        response = client.get(page)
+        assert response.status_code == 200
+        assert response.content.decode().count("<tr") == fresh[page].count("<tr") > 1
 
 
 def test_every_change_of_the_classifica_bumps_the_season_version(season):
