@@ -43,3 +43,10 @@ def deal_to_correct(raw: str | None, played: int) -> int:
     the last one otherwise (empty, "²", "٢", "1_1", text, a deal not played)."""
     number = typed_int_or_none(raw)
     return number if number is not None and 1 <= number <= played else played
+
+
+def parts(folder: str, entry: str, close: str, results: str, rows: str) -> dict[str, str]:
+    """The templates of the live screen's parts for one way of entering a deal: the deal's
+    form, the close, the results and the deals so far (``folder`` + name + ``.html``)."""
+    names = {"entry": entry, "close": close, "results": results, "rows": rows}
+    return {part: f"{folder}{name}.html" for part, name in names.items()}

@@ -25,16 +25,11 @@ from scoring.rules.caf.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
 from scoring.rules.problems import Problem
 from scoring.selectors import TurnoState, turno_state, turno_state_of
 from scoring.verbale import game_label, verbale
-from scoring.views.entry import Reading, deal_to_correct
+from scoring.views.entry import Reading, deal_to_correct, parts
 
 T = "scoring/segreteria/"
 # the parts of the one live screen (segreteria/_live.html) for a deal entered with this form
-PARTS = {
-    "entry": T + "_smazzata_form.html",
-    "close": T + "_close_calls.html",
-    "results": T + "_results_calls.html",
-    "rows": T + "_smazzate_calls.html",
-}
+PARTS = parts(T, "_smazzata_form", "_close_calls", "_results_calls", "_smazzate_calls")
 
 
 def state_of(pk: int) -> TurnoState:

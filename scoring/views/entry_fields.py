@@ -21,16 +21,11 @@ from scoring.problem_text import engine_text, localized_all
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.selectors_games import game_record, game_turni
-from scoring.views.entry import Reading
+from scoring.views.entry import Reading, parts
 
 T = "scoring/games/"
 # the parts of the one live screen (segreteria/_live.html) for a deal entered as declared fields
-PARTS = {
-    "entry": T + "_entry_fields.html",
-    "close": T + "_close_fields.html",
-    "results": T + "_results_fields.html",
-    "rows": T + "_smazzate_fields.html",
-}
+PARTS = parts(T, "_entry_fields", "_close_fields", "_results_fields", "_smazzate_fields")
 
 
 # -- the entry form, from the system's description ----------------------------------------------
