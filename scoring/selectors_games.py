@@ -21,11 +21,12 @@ from django.db.models import Avg, Count, Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import formatting
-from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Standing, Turno
+from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Turno
 from scoring.problem_text import engine_text
 from scoring.records import record_names, seat_names
 from scoring.rules.systems import get_system
 from scoring.selectors_confirmations import confirmation_lines
+from scoring.verbale import classifica, classifica_sheet
 
 
 def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
@@ -235,8 +236,9 @@ class GamePlayer:
     """A member's season in a generic game: the standing row, every turno, and per game code
     (contract, close, game type) how often they chose it and their average points."""
 
-    standing: Standing | None
-    standing_values: list[tuple[str, Any]]  # (label, value) in the system's standing columns
+    # the member's row of the Classifica (its read model, :func:`scoring.verbale.classifica_sheet`)
+    standing: dict[str, Any] | None
+    sheet: Any  # the ClassificaSheet of that one row, for its columns
     seats: list[Seat]  # every turno of the member, oldest first (with its giornata)
     games: list[dict[str, Any]]  # code, played, average, chosen
 
@@ -253,8 +255,7 @@ def member_page_follows_version(ruleset_code: str) -> bool:
 
 def game_player(member: Player, season: Season) -> GamePlayer:
     """The one row source of a member's page in a generic season."""
-    standing = Standing.objects.filter(season=season, player=member).first()
-    columns = season.system.standing_columns()
+    sheet = classifica_sheet(season, classifica(season, top=0, player_id=member.pk))
     seats = list(
         Seat.objects.filter(player=member, turno__season=season)
         .select_related("turno__giornata")
@@ -273,10 +274,8 @@ def game_player(member: Player, season: Season) -> GamePlayer:
         .values_list("game", "n")
     )
     return GamePlayer(
-        standing=standing,
-        standing_values=[(label, standing.extra.get(key, "")) for key, label in columns]
-        if standing
-        else [],
+        standing=sheet.rows[0] if sheet.rows else None,
+        sheet=sheet,
         seats=seats,
         games=[
             {

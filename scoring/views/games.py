@@ -14,6 +14,7 @@ from scoring.selectors_games import (
     game_record,
     verbale_rows,
 )
+from scoring.tables import sheet_cells
 from scoring.views.entry_fields import turno_of
 
 T = "scoring/games/"
@@ -52,10 +53,15 @@ def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> Ht
     """A member's season in a generic game: the standing row, every turno, and per game code
     (contract, close, game type) how often they chose it and their average points."""
     page = game_player(member, season)
+    # the standing's figures as the Classifica writes them (not its movement)
+    cells = sheet_cells(page.sheet, lambda c: c.kind != "movement" and not c.short)
+    mine = cells.rows.get(member.pk)
     ctx.update(
         system=season.system,
         standing=page.standing,
-        standing_values=page.standing_values,
+        figures=[(h[2], c[2]) for h, c in zip(cells.headers, mine, strict=True)][1:]
+        if mine
+        else [],
         seats=page.seats,
         games=page.games,
     )

@@ -183,6 +183,11 @@ def test_members_pages_of_a_ramino_season(client, turno):
     bruno = players.split('data-player="Bruno"')[1].split("</tr>")[0]
     cells = dict(re.findall(r'<td[^>]* data-col="([^"]+)">([^<]*)</td>', bruno))
     assert cells == {"place": "2", "league_points": "2", "turni": "1", "wins": "0"}
+    bruno_page = client.get(
+        reverse("scoring:player", args=[Player.objects.get(name="Bruno").pk]) + q
+    ).content.decode()
+    stats = re.findall(r'<div class="stat"><dt>([^<]*)</dt><dd>([^<]*)</dd></div>', bruno_page)
+    assert stats == [("Punti", "2"), ("Partite", "1"), ("Vinte", "0")]
     assert client.get(reverse("scoring:turni") + q).status_code == 200
 
 
