@@ -8,7 +8,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import groupby
 
-from ..problems import Problem, RuleViolation
+from ..problems import Problem, RuleViolation, gettext_noop
 from .records import (
     SANCTION_CONTATORE,
     GiornataOutcome,
@@ -30,16 +30,23 @@ def check_giornate(tables: Iterable[TableResult]) -> list[Problem]:
         label = f"{t.date.isoformat()} #{t.number}"
         if (t.date, t.number) in seen_number:
             problems.append(
-                Problem("TURNO_DUPLICATE", "due turni con la stessa data e numero", turno=label)
+                Problem.said(
+                    "TURNO_DUPLICATE",
+                    gettext_noop("due turni con la stessa data e numero"),
+                    turno=label,
+                )
             )
         seen_number.add((t.date, t.number))
         for p in t.order:
             other = seen_player.get((t.date, p))
             if other is not None:
                 problems.append(
-                    Problem(
+                    Problem.said(
                         "PLAYER_TWICE_IN_GIORNATA",
-                        f"{p} gioca già il turno #{other} dello stesso giorno",
+                        gettext_noop(
+                            "%(player)s gioca già il turno #%(other)s dello stesso giorno"
+                        ),
+                        {"player": p, "other": other},
                         player=p,
                         turno=label,
                     )
@@ -138,9 +145,12 @@ def starting_state(rules: RuleSet, series: Mapping[str, str] | None = None) -> S
     if wrong:
         raise RuleViolation(
             [
-                Problem(
+                Problem.said(
                     "START_SERIES_UNKNOWN",
-                    f"{p}: la serie {series[p]!r} non esiste nel regolamento della stagione",
+                    gettext_noop(
+                        "%(player)s: la serie %(series)s non esiste nel regolamento della stagione"
+                    ),
+                    {"player": p, "series": repr(series[p])},
                     player=p,
                 )
                 for p in wrong

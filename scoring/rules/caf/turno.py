@@ -22,6 +22,21 @@ from .ruleset import COUNT_CARDS_LEFT, SUITS, RuleSet
 # A sanity bound on one penalità (a turno's totals stay within about ±150 points).
 PENALTY_LIMIT = 9999
 
+# the header's, the penalties' and the sanctions' messages (values apart, for the reader's language)
+EMPTY_NAME = gettext_noop("nome di giocatore vuoto")
+NO_RESULT = gettext_noop("manca il risultato della smazzata")
+PENALTY_STRANGER = gettext_noop("penalità per %(player)s, che non siede a questo tavolo")
+PENALTY_POINTS = gettext_noop(
+    "i punti di una penalità sono un numero intero diverso da zero, tra -%(limit)s e %(limit)s"
+)
+PENALTY_ARTICLE = gettext_noop(
+    "una penalità deve citare l'articolo dello Statuto (6, 9, 15, 16 o altro)"
+)
+SANCTION_STRANGER = gettext_noop("sanzione per %(player)s, che non siede a questo tavolo")
+SANCTION_KIND = gettext_noop("sanzione sconosciuta: %(kind)s (solo %(known)s)")
+SANCTION_REASON = gettext_noop("la retrocessione per contatore richiede una motivazione")
+SANCTION_TWICE = gettext_noop("%(player)s ha già una retrocessione per contatore in questo turno")
+
 
 @dataclass(frozen=True)
 class SmazzataPoints:
@@ -225,9 +240,10 @@ def score_smazzata(
     return SmazzataPoints(points, scazzata, cappotto)
 
 
-def _about(code: str, message: str, player: object, field: str) -> Problem:
-    """A problem of the player named in ``field`` (the name as written, even when no string)."""
-    return Problem(code, message, player=str(player), field=field)
+def _about(code: str, message: str, who: object, field: str, **params: object) -> Problem:
+    """A problem of the player named in ``field`` (the name as written, even when no string);
+    ``message`` marked with gettext_noop, its values in ``params``."""
+    return Problem.said(code, message, params or None, player=str(who), field=field)
 
 
 def check_turno_header(rules: RuleSet, players: Sequence[str], first_dealer: str) -> list[Problem]:
@@ -235,28 +251,29 @@ def check_turno_header(rules: RuleSet, players: Sequence[str], first_dealer: str
     n = len(players)
     if not rules.min_players <= n <= rules.max_players:
         problems.append(
-            Problem(
+            Problem.said(
                 "TURNO_PLAYERS_COUNT",
-                f"un turno ha da {rules.min_players} a {rules.max_players} giocatori, non {n}",
+                gettext_noop("un turno ha da %(low)s a %(high)s giocatori, non %(n)s"),
+                {"low": rules.min_players, "high": rules.max_players, "n": n},
                 field="players",
             )
         )
     seen: set[str] = set()
     for p in players:
         if not isinstance(p, str) or not p.strip():
-            problems.append(Problem("PLAYER_NAME", "nome di giocatore vuoto", field="players"))
+            problems.append(Problem.said("PLAYER_NAME", EMPTY_NAME, field="players"))
         elif p in seen:
-            problems.append(
-                _about("PLAYER_DUPLICATE", f"{p} compare due volte al tavolo", p, "players")
-            )
+            message = gettext_noop("%(player)s compare due volte al tavolo")
+            problems.append(_about("PLAYER_DUPLICATE", message, p, "players", player=p))
         seen.add(p)
     if first_dealer not in players:
         problems.append(
             _about(
                 "FIRST_DEALER",
-                f"il primo mazziere {first_dealer!r} non siede a questo tavolo",
+                gettext_noop("il primo mazziere %(player)s non siede a questo tavolo"),
                 first_dealer,
                 "first_dealer",
+                player=repr(first_dealer),
             )
         )
     return problems
@@ -296,15 +313,20 @@ def rank(
             problems.append(
                 _about(
                     "TIEBREAK_PLAYER",
-                    f"lo spareggio nomina {p!r}, che non siede a questo tavolo",
+                    gettext_noop("lo spareggio nomina %(player)s, che non siede a questo tavolo"),
                     p,
                     "tiebreak",
+                    player=repr(p),
                 )
             )
         elif p in position:
             problems.append(
                 _about(
-                    "TIEBREAK_DUPLICATE", f"{p} compare due volte nello spareggio", p, "tiebreak"
+                    "TIEBREAK_DUPLICATE",
+                    gettext_noop("%(player)s compare due volte nello spareggio"),
+                    p,
+                    "tiebreak",
+                    player=p,
                 )
             )
         else:
@@ -313,12 +335,18 @@ def rank(
     for a, b in pairwise(listed):
         if totals[a] < totals[b]:
             problems.append(
-                Problem(
+                _about(
                     "TIEBREAK_ORDER",
-                    f"lo spareggio mette {a} ({totals[a]}) prima di {b} ({totals[b]}), "
-                    "contro i punteggi",
-                    player=a,
-                    field="tiebreak",
+                    gettext_noop(
+                        "lo spareggio mette %(first)s (%(first_total)s) prima di %(second)s "
+                        "(%(second_total)s), contro i punteggi"
+                    ),
+                    a,
+                    "tiebreak",
+                    first=a,
+                    first_total=totals[a],
+                    second=b,
+                    second_total=totals[b],
                 )
             )
     by_total = sorted(players, key=lambda p: -totals[p])
@@ -332,12 +360,16 @@ def rank(
         if missing:
             names = ", ".join(group)
             problems.append(
-                Problem(
+                _about(
                     "TIE_UNRESOLVED",
-                    f"parità a {totals[group[0]]} punti tra {names}: registrare lo spareggio "
-                    "(carta più alta al meglio delle 5 prove)",
-                    player=missing[0],
-                    field="tiebreak",
+                    gettext_noop(
+                        "parità a %(points)s punti tra %(names)s: registrare lo spareggio "
+                        "(carta più alta al meglio delle 5 prove)"
+                    ),
+                    missing[0],
+                    "tiebreak",
+                    points=totals[group[0]],
+                    names=names,
                 )
             )
     if problems:
@@ -346,37 +378,49 @@ def rank(
     return {p: i + 1 for i, p in enumerate(order)}, problems, tied
 
 
-def _not_seated(code: str, what: str, player: object, field: str) -> Problem:
-    return _about(code, f"{what} per {player!r}, che non siede a questo tavolo", player, field)
+def _not_seated(code: str, message: str, who: object, field: str) -> Problem:
+    """``message`` names the player not seated as ``%(player)s`` (written as a value)."""
+    return _about(code, message, who, field, player=repr(who))
 
 
 def check_penalties_and_sanctions(turno: TurnoRecord) -> list[Problem]:
     problems: list[Problem] = []
     for pen in turno.penalties:
         if pen.player not in turno.players:
-            problems.append(_not_seated("PENALTY_PLAYER", "penalità", pen.player, "penalties"))
-        if not _is_int(pen.points) or pen.points == 0 or abs(pen.points) > PENALTY_LIMIT:
-            message = (
-                "i punti di una penalità sono un numero intero diverso da zero, "
-                f"tra -{PENALTY_LIMIT} e {PENALTY_LIMIT}"
+            problems.append(
+                _not_seated("PENALTY_PLAYER", PENALTY_STRANGER, pen.player, "penalties")
             )
-            problems.append(_about("PENALTY_POINTS", message, pen.player, "penalties"))
+        if not _is_int(pen.points) or pen.points == 0 or abs(pen.points) > PENALTY_LIMIT:
+            problems.append(
+                _about(
+                    "PENALTY_POINTS", PENALTY_POINTS, pen.player, "penalties", limit=PENALTY_LIMIT
+                )
+            )
         if not is_visible(str(pen.article or "")):
-            message = "una penalità deve citare l'articolo dello Statuto (6, 9, 15, 16 o altro)"
-            problems.append(_about("PENALTY_ARTICLE", message, pen.player, "penalties"))
+            problems.append(_about("PENALTY_ARTICLE", PENALTY_ARTICLE, pen.player, "penalties"))
     seen: set[str] = set()
     for s in turno.sanctions:
         if s.player not in turno.players:
-            problems.append(_not_seated("SANCTION_PLAYER", "sanzione", s.player, "sanctions"))
+            problems.append(
+                _not_seated("SANCTION_PLAYER", SANCTION_STRANGER, s.player, "sanctions")
+            )
         if s.kind != SANCTION_CONTATORE:
-            message = f"sanzione sconosciuta: {s.kind!r} (solo {SANCTION_CONTATORE})"
-            problems.append(_about("SANCTION_KIND", message, s.player, "sanctions"))
+            problems.append(
+                _about(
+                    "SANCTION_KIND",
+                    SANCTION_KIND,
+                    s.player,
+                    "sanctions",
+                    kind=repr(s.kind),
+                    known=SANCTION_CONTATORE,
+                )
+            )
         if not is_visible(str(s.reason or "")):
-            message = "la retrocessione per contatore richiede una motivazione"
-            problems.append(_about("SANCTION_REASON", message, s.player, "sanctions"))
+            problems.append(_about("SANCTION_REASON", SANCTION_REASON, s.player, "sanctions"))
         if s.player in seen:
-            message = f"{s.player} ha già una retrocessione per contatore in questo turno"
-            problems.append(_about("SANCTION_DUPLICATE", message, s.player, "sanctions"))
+            problems.append(
+                _about("SANCTION_DUPLICATE", SANCTION_TWICE, s.player, "sanctions", player=s.player)
+            )
         seen.add(s.player)
     return problems
 
@@ -400,9 +444,7 @@ def score_turno(rules: RuleSet, turno: TurnoRecord, *, require_complete: bool = 
         call = progress.advance(sm.game, sm.caller)
         result = dict(sm.result) if isinstance(sm.result, Mapping) else {}
         if not isinstance(sm.result, Mapping):
-            problems.append(
-                Problem("RESULT_MISSING", "manca il risultato della smazzata", smazzata=i)
-            )
+            problems.append(Problem.said("RESULT_MISSING", NO_RESULT, smazzata=i))
         count_problems = check_result(rules, players, sm.game, result, sm.trump, number=i)
         problems.extend(call.problems)
         problems.extend(count_problems)
@@ -430,9 +472,10 @@ def score_turno(rules: RuleSet, turno: TurnoRecord, *, require_complete: bool = 
     # too many smazzate is TURNO_TOO_MANY_SMAZZATE (from the call check), not "incomplete"
     if require_complete and not complete and len(turno.smazzate) < progress.total:
         problems.append(
-            Problem(
+            Problem.said(
                 "TURNO_INCOMPLETE",
-                f"il turno ha {len(turno.smazzate)} smazzate su {progress.total}",
+                gettext_noop("il turno ha %(played)s smazzate su %(total)s"),
+                {"played": len(turno.smazzate), "total": progress.total},
             )
         )
 

@@ -30,13 +30,20 @@ def _is_int(value: object) -> bool:
 
 
 def _stranger(code: str, message: str, name: object, field: str) -> Problem:
-    """A problem naming someone who does not sit at the table."""
-    return Problem(
+    """A problem naming someone who does not sit at the table: ``message`` (marked with
+    gettext_noop) names them as ``%(name)s`` (written as a value)."""
+    return Problem.said(
         code,
-        f"{message} {name!r}, che non siede a questo tavolo",
+        message,
+        {"name": repr(name)},
         player=name if isinstance(name, str) else None,
         field=field,
     )
+
+
+def _format(message: str, field: str | None = None) -> Problem:
+    """A problem of the list's shape (``message`` marked with gettext_noop)."""
+    return Problem.said("FORMAT", message, field=field)
 
 
 def label_of(turno: Mapping[str, Any]) -> str:
@@ -52,9 +59,7 @@ def check_table(
     problems: list[Problem] = []
     players = turno.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.append(
-            Problem("FORMAT", "players: deve essere una lista di nomi", field="players")
-        )
+        problems.append(_format(gettext_noop("players: deve essere una lista di nomi"), "players"))
         return None, problems
     if len(set(players)) != len(players) or len(players) not in rules.table_sizes:
         sizes = " / ".join(str(n) for n in rules.table_sizes)
@@ -72,7 +77,14 @@ def check_table(
         return None, problems
     first = turno.get("first_dealer")
     if first not in players:
-        problems.append(_stranger("FIRST_DEALER", "il primo mazziere è", first, "first_dealer"))
+        problems.append(
+            _stranger(
+                "FIRST_DEALER",
+                gettext_noop("il primo mazziere è %(name)s, che non siede a questo tavolo"),
+                first,
+                "first_dealer",
+            )
+        )
         return None, problems
     return list(players), problems
 
@@ -156,13 +168,12 @@ def _penalties(
     out = dict.fromkeys(players, 0)
     raw = turno.get("penalties") or []
     if not isinstance(raw, list):
-        problems.append(Problem("FORMAT", "penalties: deve essere una lista", field="penalties"))
+        problems.append(_format(gettext_noop("penalties: deve essere una lista"), "penalties"))
         return out
     for item in raw:
         if not isinstance(item, Mapping):
-            problems.append(
-                Problem("FORMAT", "penalties: ogni penalità è un oggetto", field="penalties")
-            )
+            message = gettext_noop("penalties: ogni penalità è un oggetto")
+            problems.append(_format(message, "penalties"))
             continue
         player, points = item.get("player"), item.get("points")
         if not rules.penalties_allowed:
@@ -177,12 +188,22 @@ def _penalties(
             )
             continue
         if player not in players:
-            problems.append(_stranger("UNKNOWN_PLAYER", "la penalità nomina", player, "penalties"))
+            problems.append(
+                _stranger(
+                    "UNKNOWN_PLAYER",
+                    gettext_noop("la penalità nomina %(name)s, che non siede a questo tavolo"),
+                    player,
+                    "penalties",
+                )
+            )
         if not _is_int(points):
             problems.append(
-                Problem(
+                Problem.said(
                     "FIELD_TYPE",
-                    f"penalità: i punti devono essere un numero intero (trovato {points!r})",
+                    gettext_noop(
+                        "penalità: i punti devono essere un numero intero (trovato %(found)s)"
+                    ),
+                    {"found": repr(points)},
                     player=player if isinstance(player, str) else None,
                     field="penalties",
                 )
@@ -196,17 +217,25 @@ def _tiebreak(turno: Mapping[str, Any], players: Sequence[str], problems: list[P
     raw = turno.get("tiebreak") or []
     if not isinstance(raw, list) or not all(isinstance(p, str) for p in raw):
         problems.append(
-            Problem("FORMAT", "tiebreak: deve essere una lista di nomi", field="tiebreak")
+            _format(gettext_noop("tiebreak: deve essere una lista di nomi"), "tiebreak")
         )
         return []
     for p in raw:
         if p not in players:
-            problems.append(_stranger("UNKNOWN_PLAYER", "il sorteggio nomina", p, "tiebreak"))
+            problems.append(
+                _stranger(
+                    "UNKNOWN_PLAYER",
+                    gettext_noop("il sorteggio nomina %(name)s, che non siede a questo tavolo"),
+                    p,
+                    "tiebreak",
+                )
+            )
     for p in sorted({p for p in raw if raw.count(p) > 1}):
         problems.append(
-            Problem(
+            Problem.said(
                 "TIE_UNSETTLED",
-                f"{p} compare due volte nel sorteggio",
+                gettext_noop("%(player)s compare due volte nel sorteggio"),
+                {"player": p},
                 player=p,
                 field="tiebreak",
             )
@@ -300,7 +329,7 @@ def score_list(
     players, problems = check_table(rules, turno)
     raw = turno.get("smazzate")
     if not isinstance(raw, list):
-        problems.append(Problem("FORMAT", "smazzate: deve essere una lista dei giochi"))
+        problems.append(_format(gettext_noop("smazzate: deve essere una lista dei giochi")))
     if players is None or not isinstance(raw, list):
         # Without a valid table the games cannot be placed; report what is known.
         raise RuleViolation([p.in_turno(label) for p in problems])
