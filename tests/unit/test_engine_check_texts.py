@@ -11,6 +11,7 @@ from scoring.problem_text import described, localized_all
 from scoring.rules.caf import caf
 from scoring.rules.caf.records import Penalty, Sanction, TurnoRecord
 from scoring.rules.caf.turno import rank, score_turno
+from scoring.rules.skat.game import read_game
 from scoring.rules.skat.lista import check_table
 from scoring.rules.skat.rules import skat_rules
 
@@ -124,4 +125,30 @@ def test_a_skat_list_whose_first_dealer_does_not_sit_in_italian_and_english():
     ]
     assert _said(problems, "en") == [
         ("FIRST_DEALER", "first_dealer", "First dealer: 'Zeno' does not sit at this table.")
+    ]
+
+
+def test_skat_games_of_the_wrong_shape_in_italian_and_english():
+    players = ["Anna", "Bruno", "Carla"]
+    problems = [
+        *read_game(skat_rules(), {"passed": "no"}, players=players, sitting_out=None).problems,
+        *read_game(
+            skat_rules(), {"passed": True, "bid": 18}, players=players, sitting_out=None
+        ).problems,
+    ]
+    assert _said(problems, "it") == [
+        ("FIELD_TYPE", "passed", "passed: deve essere true o false (trovato 'no')"),
+        (
+            "PASSED_WITH_DATA",
+            "passed",
+            "gioco passato (nessuno gioca) con dati di un gioco giocato: bid",
+        ),
+    ]
+    assert _said(problems, "en") == [
+        ("FIELD_TYPE", "passed", "passed: must be true or false (found 'no')"),
+        (
+            "PASSED_WITH_DATA",
+            "passed",
+            "Passed: nobody plays this game, yet it has a played game's data: bid",
+        ),
     ]

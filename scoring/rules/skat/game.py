@@ -43,6 +43,9 @@ PLAYED_KEYS = (
     "declarer_tricks",
 )
 KNOWN_KEYS = frozenset(("passed", *PLAYED_KEYS))
+# a JSON field of the wrong type, named by its key (the values apart, for the reader's language)
+NOT_A_FLAG = gettext_noop("%(key)s: deve essere true o false (trovato %(found)s)")
+NOT_AN_INTEGER = gettext_noop("%(key)s: deve essere un numero intero (trovato %(found)s)")
 
 
 @dataclass(frozen=True)
@@ -114,30 +117,32 @@ def read_game(
     def add(
         code: str, message: str, field: str | None = None, params: dict[str, Any] | None = None
     ) -> None:
-        """A problem; with ``params`` the message is a template (a translatable sentence)."""
+        """A problem; ``message`` marked with gettext_noop, its values in ``params``."""
         problems.append(
             Problem.said(code, message, params, smazzata=number, player=who, field=field)
-            if params is not None
-            else Problem(code, message, smazzata=number, player=who, field=field)
         )
 
     if not isinstance(record, Mapping):
-        add("FORMAT", "il gioco deve essere un oggetto JSON")
+        add("FORMAT", gettext_noop("il gioco deve essere un oggetto JSON"))
         return GameRead(False, None, problems)
     unknown = sorted(str(k) for k in record if k not in KNOWN_KEYS)
     if unknown:
-        add("FORMAT", f"campi sconosciuti: {', '.join(unknown)}")
+        message = gettext_noop("campi sconosciuti: %(keys)s")
+        add("FORMAT", message, None, {"keys": ", ".join(unknown)})
     passed = record.get("passed")
     if passed is not None and not isinstance(passed, bool):
-        add("FIELD_TYPE", f"passed: deve essere true o false (trovato {passed!r})", "passed")
+        add("FIELD_TYPE", NOT_A_FLAG, "passed", {"key": "passed", "found": repr(passed)})
         return GameRead(False, None, problems)  # passed or played: nothing else can be read
     if passed is True:
         data = [k for k in PLAYED_KEYS if record.get(k) is not None and record[k] is not False]
         if data:
             add(
                 "PASSED_WITH_DATA",
-                f"gioco passato (nessuno gioca) con dati di un gioco giocato: {', '.join(data)}",
+                gettext_noop(
+                    "gioco passato (nessuno gioca) con dati di un gioco giocato: %(keys)s"
+                ),
                 "passed",
+                {"keys": ", ".join(data)},
             )
         return GameRead(not problems, None, problems)
 
@@ -149,7 +154,8 @@ def read_game(
             {"label": FIELD_LABELS["declarer"]},
         )
     elif not isinstance(declarer, str):
-        add("FIELD_TYPE", f"declarer: deve essere un nome (trovato {declarer!r})", "declarer")
+        message = gettext_noop("declarer: deve essere un nome (trovato %(found)s)")
+        add("FIELD_TYPE", message, "declarer", {"found": repr(declarer)})
     elif declarer not in players:
         add(
             "UNKNOWN_PLAYER",
@@ -187,7 +193,7 @@ def read_game(
     for name in FLAGS:
         v = record.get(name)
         if v is not None and not isinstance(v, bool):
-            add("FIELD_TYPE", f"{name}: deve essere true o false (trovato {v!r})", name)
+            add("FIELD_TYPE", NOT_A_FLAG, name, {"key": name, "found": repr(v)})
         flags[name] = v is True
 
     bid = record.get("bid")
@@ -199,7 +205,7 @@ def read_game(
             {"label": FIELD_LABELS["bid"]},
         )
     elif not _is_int(bid):
-        add("FIELD_TYPE", f"bid: deve essere un numero intero (trovato {bid!r})", "bid")
+        add("FIELD_TYPE", NOT_AN_INTEGER, "bid", {"key": "bid", "found": repr(bid)})
         bid = None
     elif bid not in rules.legal_bids:
         add(
@@ -252,7 +258,7 @@ def read_game(
                 {"label": FIELD_LABELS["with"]},
             )
         elif not isinstance(with_, bool):
-            add("FIELD_TYPE", f"with: deve essere true o false (trovato {with_!r})", "with")
+            add("FIELD_TYPE", NOT_A_FLAG, "with", {"key": "with", "found": repr(with_)})
             with_ = None
         points = _count(record, "declarer_points", rules.total_points, "POINTS_RANGE", add)
         if points is not None and tricks is not None:
@@ -345,7 +351,7 @@ def _count(
         add(code, gettext_noop("%(label)s: scrivere il numero."), key, {"label": label})
         return None
     if not _is_int(v):
-        add("FIELD_TYPE", f"{key}: deve essere un numero intero (trovato {v!r})", key)
+        add("FIELD_TYPE", NOT_AN_INTEGER, key, {"key": key, "found": repr(v)})
         return None
     if not low <= v <= top:
         add(
