@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .problems import Problem, RuleViolation
+from .problems import Problem, RuleViolation, Said, gettext_noop, said
 
 # categories removed outright: format, control, surrogate, private use
 REMOVED = {"Cf", "Cc", "Cs", "Co"}
@@ -27,8 +27,24 @@ BLANK_LETTERS = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u180e"}
 VISIBLE = ("L", "N", "P", "S")
 
 
+NOT_A_TEXT = gettext_noop("deve essere un testo")
+EMPTY = gettext_noop("non può essere vuoto: serve almeno un carattere visibile")
+TOO_LONG = gettext_noop("al massimo %(max)s caratteri (sono %(n)s)")
+# a text's problem under the field's label: "Motivo: deve essere un testo"
+LABELLED = gettext_noop("%(label)s: %(error)s")
+
+
 class TextError(ValueError):
-    """The text cannot be stored; the message (Italian) says why."""
+    """The text cannot be stored; the message (Italian) says why, and ``said`` is the same
+    sentence with its values apart (:class:`~.problems.Said`), for the reader's language."""
+
+    def __init__(self, message: Said):
+        super().__init__(str(message))
+        self.said = message
+
+    def problem(self, code: str, label: str, **kw: object) -> Problem:
+        """The problem ``"<label>: <why>"`` (the label and the reason each translated)."""
+        return Problem.said(code, LABELLED, {"label": label, "error": self.said}, **kw)
 
 
 def normalize_text(value: str) -> str:
@@ -53,14 +69,14 @@ def clean_text(value: object, *, max_length: int | None = None, required: bool =
     if value is None and not required:
         return ""
     if not isinstance(value, str):
-        raise TextError("deve essere un testo")
+        raise TextError(said(NOT_A_TEXT))
     text = normalize_text(value)
     if not is_visible(text):
         if required:
-            raise TextError("non può essere vuoto: serve almeno un carattere visibile")
+            raise TextError(said(EMPTY))
         text = ""
     if max_length is not None and len(text) > max_length:
-        raise TextError(f"al massimo {max_length} caratteri (sono {len(text)})")
+        raise TextError(said(TOO_LONG, max=max_length, n=len(text)))
     return text
 
 
@@ -80,5 +96,6 @@ def user_text(
         return clean_text(value, max_length=max_length, required=required)
     except TextError as exc:
         blank = isinstance(value, str) and not is_visible(normalize_text(value))
-        message = empty if empty and blank else f"{label}: {exc}"
-        raise RuleViolation([Problem(code, message, field=field)]) from None
+        if empty and blank:
+            raise RuleViolation([Problem(code, empty, field=field)]) from None
+        raise RuleViolation([exc.problem(code, label, field=field)]) from None

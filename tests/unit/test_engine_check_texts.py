@@ -5,15 +5,18 @@ field; codes and fields unchanged."""
 
 from __future__ import annotations
 
+import pytest
 from django.utils import translation
 
 from scoring.problem_text import described, localized_all
 from scoring.rules.caf import caf
 from scoring.rules.caf.records import Penalty, Sanction, TurnoRecord
 from scoring.rules.caf.turno import rank, score_turno
+from scoring.rules.problems import RuleViolation
 from scoring.rules.skat.game import read_game
 from scoring.rules.skat.lista import check_table
 from scoring.rules.skat.rules import skat_rules
+from scoring.rules.text import user_text
 
 
 def _said(problems, lang: str) -> list[tuple[str, str | None, str]]:
@@ -151,4 +154,16 @@ def test_skat_games_of_the_wrong_shape_in_italian_and_english():
             "passed",
             "Passed: nobody plays this game, yet it has a played game's data: bid",
         ),
+    ]
+
+
+def test_a_text_too_long_under_its_label_in_italian_and_english():
+    with pytest.raises(RuleViolation) as caught:
+        user_text("abcd", field="reason", label="motivo", max_length=3)
+    problems = caught.value.problems
+    assert _said(problems, "it") == [
+        ("TEXT_INVALID", "reason", "motivo: al massimo 3 caratteri (sono 4)")
+    ]
+    assert _said(problems, "en") == [
+        ("TEXT_INVALID", "reason", "reason: at most 3 characters (there are 4)")
     ]

@@ -98,7 +98,7 @@ def _text(
     try:
         return clean_text(value, required=required)
     except TextError as exc:
-        problems.append(Problem("TEXT_INVALID", f"{what}: {exc}", turno=turno, field=what))
+        problems.append(exc.problem("TEXT_INVALID", what, turno=turno, field=what))
         return ""
 
 
