@@ -13,6 +13,7 @@ from scoring.rules.caf import caf
 from scoring.rules.caf.records import Penalty, Sanction, TurnoRecord
 from scoring.rules.caf.turno import rank, score_turno
 from scoring.rules.problems import RuleViolation
+from scoring.rules.ramino.rules import build_rules
 from scoring.rules.skat.game import read_game
 from scoring.rules.skat.lista import check_table
 from scoring.rules.skat.rules import skat_rules
@@ -166,4 +167,17 @@ def test_a_text_too_long_under_its_label_in_italian_and_english():
     ]
     assert _said(problems, "en") == [
         ("TEXT_INVALID", "reason", "reason: at most 3 characters (there are 4)")
+    ]
+
+
+def test_a_ramino_deck_too_small_in_italian_and_english():
+    # 6 players × 10 cards > one deck of 52 without jokers
+    with pytest.raises(RuleViolation) as caught:
+        build_rules({"decks": 1, "jokers": 0, "table_sizes": [2, 6]})
+    problems = caught.value.problems
+    assert _said(problems, "it") == [
+        ("RULES", None, "regolamento: il mazzo non basta per servire ogni giocatore")
+    ]
+    assert _said(problems, "en") == [
+        ("RULES", None, "Rules: the deck is too small to deal every player a hand.")
     ]

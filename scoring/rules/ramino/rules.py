@@ -18,6 +18,7 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = 4
 CLOSE_CODES = ("NORMALE", "COLORE", "FIGURA", "DUE_CARTE", "SCALA_REALE", "POKERISSIMO")
 CLOSE_TARGETS = ("CLOSER", "OTHERS")
+SHORT_DECK = gettext_noop("regolamento: il mazzo non basta per servire ogni giocatore")
 LEAGUE_POINTS = ("PLAYERS_BEATEN",)
 
 
@@ -226,9 +227,7 @@ def build_rules(edits: Mapping[str, Any] | None = None) -> RaminoRules:
     )
     cards_in_deck = rules.jokers + len(RANKS) * SUITS * rules.decks
     if rules.cards_per_hand * rules.max_players > cards_in_deck:
-        raise RuleViolation(
-            [Problem("RULES", "regolamento: il mazzo non basta per servire ogni giocatore")]
-        )
+        raise RuleViolation([Problem.said("RULES", SHORT_DECK)])
     return rules
 
 
