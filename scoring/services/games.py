@@ -452,9 +452,12 @@ def _check_calendar(calendar: Calendar, turni: Sequence[Mapping[str, Any]]) -> N
             other = seated.setdefault((t["date"], p), number)
             if other != number:
                 problems.append(
-                    Problem(
+                    Problem.said(
                         "PLAYER_TWICE_IN_GIORNATA",
-                        f"{p} gioca già il turno #{other} dello stesso giorno",
+                        gettext_noop(
+                            "%(player)s gioca già il turno #%(other)s dello stesso giorno"
+                        ),
+                        {"player": p, "other": other},
                         player=p,
                         turno=label,
                         field="players",

@@ -32,7 +32,7 @@ from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
 from scoring.rules.caf import TableResult, play_giornate, rank_classifica
 from scoring.rules.caf.season import add_figures, league_line, season_figures
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import DEFAULT_SYSTEM, get_system
 from scoring.rules.text import user_text
 from scoring.selectors import season_start_state, standings_aggregate
@@ -96,10 +96,13 @@ def enrollment_remove(*, season: Season, player: Player) -> None:
     if Seat.objects.filter(turno__season=season, player=player).exists():
         raise RuleViolation(
             [
-                Problem(
+                Problem.said(
                     "ENROLLMENT_PLAYED",
-                    f"{player.name} ha già giocato nella stagione {season.name}: "
-                    "non si può togliere dagli iscritti",
+                    gettext_noop(
+                        "%(player)s ha già giocato nella stagione %(season)s: "
+                        "non si può togliere dagli iscritti"
+                    ),
+                    {"player": player.name, "season": season.name},
                     player=player.name,
                 )
             ]

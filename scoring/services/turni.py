@@ -79,7 +79,12 @@ def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
     if missing:
         raise RuleViolation(
             [
-                Problem("PLAYER_UNKNOWN", f"{n!r} non è un giocatore del circolo", player=n)
+                Problem.said(
+                    "PLAYER_UNKNOWN",
+                    gettext_noop("%(name)s non è un giocatore del circolo"),
+                    {"name": repr(n)},
+                    player=n,
+                )
                 for n in missing
             ]
         )
@@ -307,10 +312,13 @@ def smazzata_correct(
             ]
             problems.insert(
                 0,
-                Problem(
+                Problem.said(
                     "CORRECTION_BREAKS_LATER",
-                    f"con questa correzione la smazzata {i + 1} non è più valida: "
-                    "correggere prima quella",
+                    gettext_noop(
+                        "con questa correzione la smazzata %(number)s non è più valida: "
+                        "correggere prima quella"
+                    ),
+                    {"number": i + 1},
                     smazzata=i + 1,
                 ),
             )

@@ -18,6 +18,7 @@ from scoring.rules.skat.game import read_game
 from scoring.rules.skat.lista import check_table
 from scoring.rules.skat.rules import skat_rules
 from scoring.rules.text import user_text
+from scoring.services.turni import _players_by_name
 
 
 def _said(problems, lang: str) -> list[tuple[str, str | None, str]]:
@@ -180,4 +181,17 @@ def test_a_ramino_deck_too_small_in_italian_and_english():
     ]
     assert _said(problems, "en") == [
         ("RULES", None, "Rules: the deck is too small to deal every player a hand.")
+    ]
+
+
+@pytest.mark.django_db
+def test_a_player_not_of_the_club_in_italian_and_english():
+    with pytest.raises(RuleViolation) as caught:
+        _players_by_name(["Zeno"])
+    problems = caught.value.problems
+    assert _said(problems, "it") == [
+        ("PLAYER_UNKNOWN", None, "'Zeno' non è un giocatore del circolo")
+    ]
+    assert _said(problems, "en") == [
+        ("PLAYER_UNKNOWN", None, "Players: 'Zeno' is not a member of the club.")
     ]
