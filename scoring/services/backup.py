@@ -673,20 +673,23 @@ def _legacy_members(raw: Any) -> list[tuple[str, bool]]:
     if raw is None:
         return []
     if not isinstance(raw, list):
-        raise RuleViolation([Problem("FORMAT", "members: deve essere una lista")])
+        raise RuleViolation(
+            [Problem.said("FORMAT", gettext_noop("members: deve essere una lista"))]
+        )
     members, problems = [], []
     for i, m in enumerate(raw):
         where = f"members[{i}]"
         if not isinstance(m, dict) or not isinstance(m.get("active", True), bool):
-            problems.append(Problem("FORMAT", f"{where}: servono name (testo) e active (bool)"))
+            message = gettext_noop("%(where)s: servono name (testo) e active (bool)")
+            problems.append(Problem.said("FORMAT", message, {"where": where}))
             continue
         try:
             members.append((clean_text(m.get("name"), max_length=60), m.get("active", True)))
         except TextError as exc:
-            problems.append(Problem("TEXT_INVALID", f"{where}.name: {exc}", field="members"))
+            problems.append(exc.problem("TEXT_INVALID", f"{where}.name", field="members"))
     names = [n for n, _ in members]
     if len(set(names)) != len(names):
-        problems.append(Problem("FORMAT", "members: nomi ripetuti"))
+        problems.append(Problem.said("FORMAT", gettext_noop("members: nomi ripetuti")))
     if problems:
         raise RuleViolation(problems)
     return members
