@@ -76,10 +76,12 @@ def retry_once(func: Callable[P, R]) -> Callable[P, R]:
                 if attempt == 2:
                     raise RuleViolation(
                         [
-                            Problem(
+                            Problem.said(
                                 "BUSY",
-                                "un'altra operazione sulla stagione era in corso: nulla è stato "
-                                "salvato, riprovare",
+                                gettext_noop(
+                                    "un'altra operazione sulla stagione era in corso: nulla è "
+                                    "stato salvato, riprovare"
+                                ),
                             )
                         ]
                     ) from None

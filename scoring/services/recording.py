@@ -40,7 +40,7 @@ from scoring.rules.caf.interchange import (
     turno_to_input,
     two,
 )
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import GameSystem
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_record, game_turni
@@ -199,13 +199,16 @@ def _counts_deal(record: Mapping[str, Any]) -> dict[str, Any]:
         problems.append(Problem("CALLER_MISSING", "indicare chi chiama il gioco", field="caller"))
     if not isinstance(result, Mapping):
         problems.append(
-            Problem(
-                "RESULT_MISSING", "servono le prese (o le carte) di ogni giocatore", field="result"
+            Problem.said(
+                "RESULT_MISSING",
+                gettext_noop("servono le prese (o le carte) di ogni giocatore"),
+                field="result",
             )
         )
     trump = record.get("trump")
     if trump is not None and not isinstance(trump, str):
-        problems.append(Problem("TRUMP_TYPE", "la briscola va indicata con il seme", field="trump"))
+        message = gettext_noop("la briscola va indicata con il seme")
+        problems.append(Problem.said("TRUMP_TYPE", message, field="trump"))
     if problems:
         raise RuleViolation(problems)
     return {"game": game, "caller": caller, "counts": dict(result), "trump": trump}

@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from scoring.models import Season, SeasonEvent
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.text import user_text
 from scoring.services.locks import season_lock, season_require_open
 from scoring.services.recording import ledger_of
@@ -31,10 +31,12 @@ def season_rules_update(
     if season.rules_locked and not recompute:
         raise RuleViolation(
             [
-                Problem(
+                Problem.said(
                     "RULESET_LOCKED",
-                    "la stagione ha già turni chiusi: il regolamento si cambia solo con un "
-                    "ricalcolo esplicito",
+                    gettext_noop(
+                        "la stagione ha già turni chiusi: il regolamento si cambia solo con un "
+                        "ricalcolo esplicito"
+                    ),
                 )
             ]
         )
