@@ -39,7 +39,7 @@ from scoring.models import (
 from scoring.records import record_names, record_seats, state_ids, state_names
 from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document
 from scoring.rules.caf.ruleset import json_strings
-from scoring.rules.problems import Problem, RuleViolation, gettext_noop
+from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop
 from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
 from scoring.services.bulk import insert_rows
@@ -265,6 +265,8 @@ class _Problems:
             raise RuleViolation(self.items)
 
 
+# a season's problem found by the restore's replay
+IN_SEASON = gettext_noop("stagione %(season)s: %(message)s")
 NOT_EMPTY = gettext_noop(
     "il database contiene già dati: il ripristino li sovrascriverebbe "
     "(usare --force per cancellarli)"
@@ -546,13 +548,14 @@ def _verify_with_engine() -> None:
     for season in Season.objects.order_by("pk"):
         refused = ledger_of(season).replay_problems(season)
         problems += [
-            Problem(
+            Problem.said(
                 p.code,
-                f"stagione {season.name}: {p.message}",
-                p.smazzata,
-                p.player,
-                p.field,
-                p.turno,
+                IN_SEASON,
+                {"season": season.name, "message": Said(p.template or p.message, p.params)},
+                smazzata=p.smazzata,
+                player=p.player,
+                field=p.field,
+                turno=p.turno,
             )
             for p in refused
         ]
@@ -560,7 +563,9 @@ def _verify_with_engine() -> None:
             # every stored (derived) number against the replay: seats, titles, giornate,
             # absences, the Classifica; an edited one is refused like broken play
             problems += [
-                Problem("LEDGER", f"stagione {season.name}: {d}", field=d.field)
+                Problem.said(
+                    "LEDGER", IN_SEASON, {"season": season.name, "message": str(d)}, field=d.field
+                )
                 for d in season_differences(season=season)
             ]
     if problems:
