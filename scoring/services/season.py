@@ -59,7 +59,8 @@ def season_create(
         empty="il nome della stagione è obbligatorio",
     )
     if Season.objects.filter(name=name).exists():
-        raise RuleViolation([Problem("SEASON_EXISTS", f"la stagione {name} esiste già")])
+        message = gettext_noop("la stagione %(name)s esiste già")
+        raise RuleViolation([Problem.said("SEASON_EXISTS", message, {"name": name})])
     system = get_system(ruleset_code)  # RuleViolation RULESET for an unknown game
     rules = dict(system.default_rules()) if rules is None else rules
     system.rules(rules)  # the game's own checks (RuleViolation naming every key)

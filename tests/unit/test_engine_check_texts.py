@@ -18,6 +18,7 @@ from scoring.rules.skat.game import read_game
 from scoring.rules.skat.lista import check_table
 from scoring.rules.skat.rules import skat_rules
 from scoring.rules.text import user_text
+from scoring.services.season import season_create
 from scoring.services.turni import _players_by_name
 
 
@@ -194,4 +195,16 @@ def test_a_player_not_of_the_club_in_italian_and_english():
     ]
     assert _said(problems, "en") == [
         ("PLAYER_UNKNOWN", None, "Players: 'Zeno' is not a member of the club.")
+    ]
+
+
+@pytest.mark.django_db
+def test_a_season_named_twice_in_italian_and_english():
+    season_create(name="Inverno", ruleset_code="caf")
+    with pytest.raises(RuleViolation) as caught:
+        season_create(name="Inverno", ruleset_code="caf")
+    problems = caught.value.problems
+    assert _said(problems, "it") == [("SEASON_EXISTS", None, "la stagione Inverno esiste già")]
+    assert _said(problems, "en") == [
+        ("SEASON_EXISTS", None, "Name: the season Inverno already exists.")
     ]
