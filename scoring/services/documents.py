@@ -113,22 +113,30 @@ def language() -> str:
 
 
 def verbale_source(turno_id: int) -> Source:
-    """The row source of a turno's Verbale (404 when there is no such turno)."""
+    """The row source of a turno's Verbale (404 when there is no such turno), read from what the
+    season's ledger keeps (its system's declared ``ledger``: :data:`VERBALE_SOURCES`)."""
     head = get_object_or_404(Turno.objects.select_related("season"), pk=turno_id)
-    season = head.season
-    if season.is_generic:
-        gv = verbale_rows(game_turni(Turno.objects.filter(pk=turno_id)).get())
-        return Source(
-            turno_id=turno_id,
-            closed=gv.closed,
-            basename=games.basename(gv),
-            season_version=season.version,
-            parts={StoredDocument.PDF: lambda: (gv,), StoredDocument.XLSX: lambda: (gv,)},
-            renderers={
-                StoredDocument.PDF: lambda: games.verbale_pdf(gv),
-                StoredDocument.XLSX: lambda: games.verbale_xlsx(gv),
-            },
-        )
+    return VERBALE_SOURCES[head.season.system.ledger](turno_id, head.season)
+
+
+def _records_source(turno_id: int, season: Season) -> Source:
+    """A Verbale from the deals' records (every game but C.A.F.)."""
+    gv = verbale_rows(game_turni(Turno.objects.filter(pk=turno_id)).get())
+    return Source(
+        turno_id=turno_id,
+        closed=gv.closed,
+        basename=games.basename(gv),
+        season_version=season.version,
+        parts={StoredDocument.PDF: lambda: (gv,), StoredDocument.XLSX: lambda: (gv,)},
+        renderers={
+            StoredDocument.PDF: lambda: games.verbale_pdf(gv),
+            StoredDocument.XLSX: lambda: games.verbale_xlsx(gv),
+        },
+    )
+
+
+def _counts_source(turno_id: int, season: Season) -> Source:
+    """A Verbale from the counts and the giornate (C.A.F.)."""
     turno = turno_with_everything(Turno.objects.filter(pk=turno_id)).get()
     v = verbale(turno, confirmations=True)
     as_of: list[Any] = []
@@ -156,6 +164,13 @@ def verbale_source(turno_id: int) -> Source:
             StoredDocument.XLSX: lambda: verbale_xlsx(v, classifica_rows()),
         },
     )
+
+
+#: the Verbale's source by what the season's ledger keeps (``BaseSystem.ledger``)
+VERBALE_SOURCES: dict[str, Callable[[int, Season], Source]] = {
+    "records": _records_source,
+    "counts": _counts_source,
+}
 
 
 @dataclasses.dataclass(frozen=True)

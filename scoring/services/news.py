@@ -28,7 +28,15 @@ from django.utils import timezone, translation
 from django.utils.text import slugify
 
 from scoring import formatting
-from scoring.models import NewsMail, NewsPreference, Seat, Standing, Turno, TurnoEvent
+from scoring.models import (
+    NewsMail,
+    NewsPreference,
+    Seat,
+    Standing,
+    StoredDocument,
+    Turno,
+    TurnoEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -151,20 +159,12 @@ def _turno_context(turno: Turno, kind: str) -> dict[str, Any]:
 
 
 def verbale_pdf_bytes(turno: Turno) -> tuple[str, bytes]:
-    """The Verbale PDF as the site serves it (file name, bytes), C.A.F. or another game."""
-    from scoring.exports import games as game_exports
-    from scoring.exports import verbale_basename
-    from scoring.exports.pdf import verbale_pdf
-    from scoring.selectors import turno_with_everything
-    from scoring.selectors_games import game_turni, verbale_rows
-    from scoring.verbale import verbale
+    """The Verbale PDF as the site serves it (file name, bytes), from the one Verbale source of
+    every game (:func:`scoring.services.documents.verbale_source`)."""
+    from scoring.services.documents import verbale_source
 
-    if turno.season.is_generic:
-        gv = verbale_rows(game_turni(Turno.objects.filter(pk=turno.pk)).get())
-        return f"{game_exports.basename(gv)}.pdf", game_exports.verbale_pdf(gv)
-    full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
-    v = verbale(full, confirmations=True)
-    return f"{verbale_basename(v)}.pdf", verbale_pdf(v)  # the series' names: v.series_labels
+    source = verbale_source(turno.pk)
+    return f"{source.basename}.pdf", source.renderers[StoredDocument.PDF]()
 
 
 def news_turno_send(*, turno_id: int, kind: str) -> list[NewsMail]:
