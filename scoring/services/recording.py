@@ -182,15 +182,11 @@ class Ledger:
         raise NotImplementedError
 
 
-def _problem(code: str, message: str, **kw: Any) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
-
-
 def _counts_deal(record: Mapping[str, Any]) -> dict[str, Any]:
     """A counts record (``{"game", "caller", "trump"?, "result"}``) as the service's arguments;
     a clear problem for each missing or mistyped key."""
     if not isinstance(record, Mapping):
-        raise _problem("RECORD", "la smazzata deve essere un oggetto JSON", field="record")
+        raise turno_frame.fail("RECORD", "la smazzata deve essere un oggetto JSON", field="record")
     problems = []
     game, caller, result = record.get("game"), record.get("caller"), record.get("result")
     if not isinstance(game, str) or not game:

@@ -61,10 +61,7 @@ from scoring.services.turno_frame import (
     user_of,
 )
 from scoring.services.turno_frame import (
-    turno_delete as turno_delete,  # one delete and one reopen for every game (their old home)
-)
-from scoring.services.turno_frame import (
-    turno_reopen as turno_reopen,
+    turno_reopen as turno_reopen,  # one reopen for every game (its old home)
 )
 
 
