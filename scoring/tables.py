@@ -36,7 +36,6 @@ from scoring.verbale import ClassificaSheet
 TEMPLATE = "scoring/public/table.html"
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 NARROW = {"th": {"class": "hide-narrow"}, "td": {"class": "hide-narrow"}}
-NUM_NARROW = {"th": {"class": "num hide-narrow"}, "td": {"class": "num hide-narrow"}}
 
 
 def _data_col(name: str, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -297,6 +296,12 @@ class SheetCells:
 
     headers: list[tuple[str, str, str]]  # (data-col, css, header)
     rows: dict[int | None, list[tuple[str, str, str]]]  # player id -> [(data-col, css, cell)]
+
+
+def season_figure(column: Column) -> bool:
+    """A Classifica column that is one of a member's season figures (the players' list, the
+    member's page): not the movement since the last giornata nor an abbreviated title."""
+    return column.kind != "movement" and not column.short
 
 
 def sheet_cells(sheet: ClassificaSheet, keep: Callable[[Column], bool]) -> SheetCells:

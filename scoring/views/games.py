@@ -14,7 +14,7 @@ from scoring.selectors_games import (
     game_record,
     verbale_rows,
 )
-from scoring.tables import sheet_cells
+from scoring.tables import season_figure, sheet_cells
 from scoring.views.entry_fields import turno_of
 
 T = "scoring/games/"
@@ -54,7 +54,7 @@ def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> Ht
     (contract, close, game type) how often they chose it and their average points."""
     page = game_player(member, season)
     # the standing's figures as the Classifica writes them (not its movement)
-    cells = sheet_cells(page.sheet, lambda c: c.kind != "movement" and not c.short)
+    cells = sheet_cells(page.sheet, season_figure)
     mine = cells.rows.get(member.pk)
     ctx.update(
         system=season.system,

@@ -53,6 +53,7 @@ from scoring.tables import (
     classifica_html,
     classifica_sort,
     player_timeline_html,
+    season_figure,
     sheet_cells,
 )
 from scoring.templatetags.kingclub_tags import GAME_TEXT, format_number
@@ -361,9 +362,7 @@ def players(request: HttpRequest) -> HttpResponse:
     if season is not None:
         # the season's figures in its game's columns (not the abbreviated titles nor the
         # movement: the Classifica's)
-        cells = sheet_cells(
-            classifica_sheet(season), lambda c: c.kind != "movement" and not c.short
-        )
+        cells = sheet_cells(classifica_sheet(season), season_figure)
         qs = Player.objects.filter(Q(active=True) | Q(enrollments__season=season))
     ctx["headers"] = cells.headers
     ctx["entries"] = [(p, cells.rows.get(p.pk)) for p in qs.distinct().order_by("name")]
