@@ -183,8 +183,8 @@ def smazzata_preview(
     next to fields (empty until something is typed). None when the system offers no preview."""
     if not system.has_preview:
         return None
-    smazzate = list(record["smazzate"])
-    head = {**record, "smazzate": smazzate[: correcting - 1] if correcting else smazzate}
+    smazzate = list(record["smazzate"])  # with the typed deal, for the totals after it
+    head = _head(record, correcting)
     fields = system.entry_fields(rules, head)
     echo_fields = [f["name"] for f in fields if f.get("echo")]
     if not _typed(data):
@@ -260,9 +260,7 @@ def context(
     problems = localized_all(problems)
     record = game_record(turno)
     running = system.score_running(rules, record)
-    head = record
-    if correcting:
-        head = {**record, "smazzate": record["smazzate"][: correcting - 1]}
+    head = _head(record, correcting)
     step = system.next_step(rules, head)
     notes = system.player_notes(rules, record)
     players = record["players"]
