@@ -35,10 +35,10 @@ from scoring.services.turni import (
     smazzata_correct,
     smazzata_undo,
     turno_close,
-    turno_delete,
     turno_reopen,
     turno_start,
 )
+from scoring.services.turno_frame import turno_delete
 from tests.helpers import record_smazzate
 
 pytestmark = pytest.mark.django_db
