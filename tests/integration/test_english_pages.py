@@ -194,19 +194,34 @@ def _text(client, season: Season, page: str) -> str:
         )
         assert r.status_code == 200 and "data-error-summary" not in r.content.decode()
         return shown(r.content.decode())
-    if page == "penalita":  # a penalità posted: the message, or the form's errors (422)
+    if page == "penalita":  # a penalità posted: recorded (PRG), the live screen's message
+        url = reverse("scoring:turno_penalita_add", args=[open_.pk])
         r = client.post(
-            reverse("scoring:turno_penalita_add", args=[open_.pk]),
+            url,
             {"pen-player": "Anna", "pen-points": "-1", "pen-article": "16", "pen-reason": "x"},
             follow=True,
         )
-        # a game without penalità (Ramino) has no such action: its 404 page, in English too
-        assert r.status_code in ((200, 422) if open_.season.system.takes_penalties else (404,))
-        return shown(r.content.decode())
-    if page == "turno-new-rejected":  # the form posted empty: its error messages
+        text = shown(r.content.decode())
+        if not open_.season.system.takes_penalties:
+            # a game without penalità (Ramino) has no such action: its 404 page, in English too
+            assert (r.status_code, r.redirect_chain) == (404, [])
+            return text
+        live = reverse("scoring:turno_live", args=[open_.pk])
+        assert (r.status_code, r.redirect_chain) == (200, [(live, 302)])
+        assert "Penalità of -1 points to Anna recorded." in text
+        return text
+    if page == "turno-new-rejected":  # the form posted empty: the form again, its errors
         r = client.post(reverse("scoring:turno_new"), {"season": season.pk})
-        assert r.status_code in (200, 422)
-        return shown(r.content.decode())
+        assert r.status_code == 200  # a form refused is shown again (the project's forms)
+        html = r.content.decode()
+        for field in ("date", "first_dealer_seat"):
+            assert (
+                f'<ul class="errorlist" id="id_{field}_error"><li>This field is required.</li>'
+                in html
+            ), field
+        started = Turno.objects.filter(season=season).exclude(status=Turno.CHIUSO)
+        assert list(started) == [open_]  # nothing started
+        return shown(html)
     if page == "rejected":
         r = client.post(
             reverse("scoring:turno_smazzata", args=[open_.pk]),

@@ -241,8 +241,19 @@ def test_the_profile_manages_the_choices(client, members):
     pref.refresh_from_db()
     assert (pref.email, pref.each_turno, pref.weekly_digest) == ("b@club.it", True, False)
     assert pref.language == "en"
-    bad = client.post(url, {"action": "news", "email": "b@club.it", "language": "fr"})
+    bad = client.post(url, {"action": "news", "email": "other@club.it", "language": "fr"})
     assert bad.status_code == 422
+    assert (
+        '<ul class="errorlist" id="id_language_error"><li>Scegli un&#x27;opzione valida. '
+        "fr non è tra quelle disponibili.</li></ul>"
+    ) in bad.content.decode()
+    pref.refresh_from_db()  # refused: nothing of the form kept, the language still English
+    assert (pref.email, pref.each_turno, pref.weekly_digest, pref.language) == (
+        "b@club.it",
+        True,
+        False,
+        "en",
+    )
 
 
 def test_a_new_member_profile_starts_from_the_login_address(client, django_user_model):
