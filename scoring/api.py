@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
 
-from scoring.models import Enrollment, Penalita, Player, Season, Smazzata, Turno
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.models import Enrollment, Penalita, Player, Sanction, Season, Smazzata, Turno
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import DEFAULT_SYSTEM
 from scoring.rules.text import user_text
 from scoring.services import season as _season
@@ -42,6 +43,8 @@ __all__ = [
     "member_enroll",
     "penalita_add",
     "penalita_remove",
+    "sanction_add",
+    "sanction_remove",
     "season_create",
     "season_standing",
     "smazzata_correct",
@@ -257,6 +260,61 @@ def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
     turno_frame.turno_delete(turno=turno, user=user)
+
+
+# what a sanction's problems are about, as its form names the fields (the engine says "sanctions")
+_SANCTION_FIELDS = {"SANCTION_PLAYER": "player", "SANCTION_DUPLICATE": "player"}
+
+
+@retry_once
+@transaction.atomic
+def sanction_add(*, turno: Turno | int, player: str, reason: str, user: Any = None) -> Sanction:
+    """A Retrocessione per contatore on a player of an open turno, with its reason (required):
+    the player goes down one more series when the turno closes. Only for the games that have
+    it (C.A.F.); refused by the others."""
+    turno = _turno_of(turno)
+    system = turno.season.system
+    if not system.takes_sanctions:
+        raise RuleViolation(
+            [
+                Problem.said(
+                    "SANCTION_NOT_IN_GAME",
+                    gettext_noop("%(game)s non prevede la retrocessione per contatore"),
+                    {"game": system.label},
+                    field="sanction",
+                )
+            ]
+        )
+    season_lock_of_turno(turno)
+    try:
+        return ledger_of(turno.season).sanction_add(
+            turno=turno, player=player, reason=reason, user=user
+        )
+    except RuleViolation as exc:
+        raise RuleViolation(
+            [
+                replace(p, field=_SANCTION_FIELDS.get(p.code, "reason"))
+                if p.field == "sanctions"
+                else p
+                for p in exc.problems
+            ]
+        ) from None
+
+
+@retry_once
+@transaction.atomic
+def sanction_remove(*, sanction: Sanction | int, user: Any = None) -> None:
+    """Delete a Retrocessione per contatore of an open turno."""
+    pk = sanction.pk if isinstance(sanction, Sanction) else sanction
+    found = (
+        Sanction.objects.select_related("turno__season").filter(pk=pk).first()
+        if _is_key(pk)
+        else None
+    )
+    if found is None:
+        raise _problem("SANCTION_MISSING", "sanzione inesistente", field="sanction")
+    season_lock_of_turno(found.turno)
+    ledger_of(found.turno.season).sanction_remove(sanction=found, user=user)
 
 
 # -- the Classifica -----------------------------------------------------------------------------

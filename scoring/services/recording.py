@@ -26,6 +26,7 @@ from scoring.models import (
     Giornata,
     Penalita,
     PlayerFigures,
+    Sanction,
     Season,
     Seat,
     Smazzata,
@@ -97,6 +98,15 @@ class Ledger:
 
     def penalita_remove(self, *, penalita: Penalita, user: Any) -> None:
         """Delete a penalità of an open turno (its totals refreshed)."""
+        raise NotImplementedError
+
+    def sanction_add(self, *, turno: Turno, player: str, reason: str, user: Any) -> Sanction:
+        """A Retrocessione per contatore on a player of an open turno (a system that
+        ``takes_sanctions``)."""
+        raise NotImplementedError
+
+    def sanction_remove(self, *, sanction: Sanction, user: Any) -> None:
+        """Delete a sanction of an open turno."""
         raise NotImplementedError
 
     def turno_close(
@@ -229,6 +239,8 @@ class CountsLedger(Ledger):
     smazzata_undo = staticmethod(_turni.smazzata_undo)
     penalita_add = staticmethod(_turni.penalita_add)
     penalita_remove = staticmethod(_turni.penalita_remove)
+    sanction_add = staticmethod(_turni.sanction_add)
+    sanction_remove = staticmethod(_turni.sanction_remove)
     turno_close = staticmethod(_turni.turno_close)
     exports_rules = False
     streams_import = True

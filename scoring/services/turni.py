@@ -418,12 +418,10 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> 
     if problems:
         raise RuleViolation(problems)
     seat = next(s for s in turno.seats.all() if s.player.name == player)
-    return Sanction.objects.create(
-        turno=turno,
-        player=seat.player,
-        reason=reason,
-        created_by=user_of(user),
-    )
+    sanction = Sanction(turno=turno, player=seat.player, reason=reason, created_by=user_of(user))
+    _history_by(sanction, user)
+    sanction.save()
+    return sanction
 
 
 @transaction.atomic
@@ -433,7 +431,15 @@ def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
     if s is None:
         raise fail("SANCTION_MISSING", "sanzione inesistente")
     require_open(_lock(s.turno_id))
+    _history_by(s, user)
     s.delete()
+
+
+def _history_by(row: Sanction, user) -> None:
+    """The change history names ``user`` for the next save or delete of ``row``, from a program
+    too (without it only a request's signed-in user is named)."""
+    if user_of(user) is not None:
+        row._history_user = user  # type: ignore[attr-defined]
 
 
 @retry_once

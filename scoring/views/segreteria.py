@@ -41,12 +41,8 @@ from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import GameSystem, get_system
 from scoring.selectors import current_season
 from scoring.services.confirmations import turno_close_request
+from scoring.services.locks import retry_once
 from scoring.services.preview import close_preview, is_backdated
-from scoring.services.turni import (
-    sanction_add,
-    sanction_remove,
-    turno_start,
-)
 from scoring.views import entry_calls, entry_fields
 from scoring.views.confirm import CLOSE_REQUESTED
 from scoring.views.entry import deal_to_correct
@@ -118,23 +114,28 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 # -- start a turno -------------------------------------------------------------------------------
+@retry_once  # the whole start, new members included, as scoring.api retries its writes
+@transaction.atomic  # new members are created only if the turno starts
+def _turno_start(form: TurnoStartForm, user: Any) -> Turno:
+    for name in form.new_names:
+        Player.objects.get_or_create(name=name)
+    return api.turno_start(
+        season=form.cleaned_data["season"],
+        date=form.cleaned_data["date"],
+        players=form.players,
+        first_dealer=form.first_dealer,
+        table=form.cleaned_data["table"].strip(),
+        user=user,
+    )
+
+
 @segretario_required
 @require_http_methods(["GET", "POST"])
 def turno_new(request: HttpRequest) -> HttpResponse:
     form = TurnoStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():  # new members are created only if the turno starts
-                for name in form.new_names:
-                    Player.objects.get_or_create(name=name)
-                turno = turno_start(
-                    season=form.cleaned_data["season"],
-                    date=form.cleaned_data["date"],
-                    players=form.players,
-                    first_dealer=form.first_dealer,
-                    table=form.cleaned_data["table"].strip(),
-                    user=request.user,
-                )
+            turno = _turno_start(form, request.user)
         except RuleViolation as exc:
             form.add_problems(exc.problems)
         else:
@@ -434,7 +435,9 @@ def turno_sanction_add(request: HttpRequest, pk: int) -> HttpResponse:
         pk,
         SanctionForm(request.POST, players=_players(pk)),
         "sanction_form",
-        lambda d: sanction_add(turno=pk, player=d["player"], reason=d["reason"], user=request.user),
+        lambda d: api.sanction_add(
+            turno=pk, player=d["player"], reason=d["reason"], user=request.user
+        ),
         lambda d: (
             _("Retrocessione per contatore registrata per %(player)s.") % {"player": d["player"]}
         ),
@@ -449,7 +452,7 @@ def turno_sanction_remove(request: HttpRequest, pk: int, sanction_pk: int) -> Ht
         Sanction.objects.select_related("player"), pk=sanction_pk, turno_id=pk
     )
     try:
-        sanction_remove(sanction=sanction.pk, user=request.user)
+        api.sanction_remove(sanction=sanction.pk, user=request.user)
     except RuleViolation as exc:
         return _refused(request, pk, errors=_messages_of(exc))
     messages.success(
