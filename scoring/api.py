@@ -37,7 +37,6 @@ from scoring.services import turni as _turni
 from scoring.services import turno_frame
 from scoring.services.locks import retry_once, season_lock, season_lock_of_turno
 from scoring.services.recording import ledger_of
-from scoring.services.turno_frame import reopen_reason
 
 __all__ = [
     "member_enroll",
@@ -203,10 +202,6 @@ def penalita_add(
     """A penalità (``points``, article of the rules, reason) on a player of an open turno, for
     the games that count them (C.A.F. and the King family); refused by the others."""
     turno = _turno_of(turno)
-    if isinstance(points, bool) or not isinstance(points, int):
-        raise _problem(
-            "PENALITA_POINTS", "i punti della penalità vanno scritti in cifre", field="points"
-        )
     season_lock_of_turno(turno)
     return ledger_of(turno.season).penalita_add(
         turno=turno, player=player, points=points, article=article, reason=reason, user=user
@@ -249,7 +244,6 @@ def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
     again from its giornata."""
     turno = _turno_of(turno)
     season_lock_of_turno(turno)
-    reason = reopen_reason(reason)
     return ledger_of(turno.season).turno_reopen(turno=turno, reason=reason, user=user)
 
 

@@ -48,6 +48,7 @@ from scoring.services.turno_frame import (
     fail,
     next_number,
     penalita_delete,
+    penalty_points,
     recorded_meanwhile,
     require_open,
     turno_lock,
@@ -199,6 +200,7 @@ def game_penalita_add(
     user: Any = None,
 ) -> Penalita:
     """A penalità on an open turno of a game that counts them; checked by the system."""
+    penalty_points(points)
     turno = _lock(turno)
     require_open(turno)
     system, rules = turno.season.system, turno.season.game_rules

@@ -54,6 +54,7 @@ from scoring.services.turno_frame import (
     fail,
     next_number,
     penalita_delete,
+    penalty_points,
     recorded_meanwhile,
     require_open,
     turno_lock,
@@ -371,6 +372,7 @@ def smazzata_correct(
 def penalita_add(
     *, turno: Turno | int, player: str, points: int, article: str, reason: str = "", user=None
 ) -> Penalita:
+    penalty_points(points)
     turno = _lock(turno)
     require_open(turno)
     article = user_text(article, field="article", label="articolo", max_length=20, required=False)

@@ -149,6 +149,15 @@ def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
     return turno
 
 
+def penalty_points(points: Any) -> None:
+    """The points of a penalità as a program passes them: an ``int`` (the form types them; the
+    rules then check the value). The one check of their type, for every ledger."""
+    if isinstance(points, bool) or not isinstance(points, int):
+        raise fail(
+            "PENALITA_POINTS", "i punti della penalità vanno scritti in cifre", field="points"
+        )
+
+
 def reopen_reason(reason: Any) -> str:
     """The reason of a reopen as it is kept (:func:`user_text`): required."""
     return user_text(
@@ -166,12 +175,12 @@ def reopen_reason(reason: Any) -> str:
 def turno_reopen(*, turno: Turno | int, reason: str, user: Any = None) -> Turno:
     """Reopen a closed turno of any game with a reason (kept); the season's standing is
     computed again from its giornata."""
+    reason = reopen_reason(reason)  # the one check of the reason, before any lock
     season_lock_of_turno(turno)  # first, as every close and reopen (services/locks.py)
     turno = turno_lock(turno, lambda qs: qs.select_related("season", "giornata"))
     season_require_open(turno.season)
     if turno.is_open:
         raise turno_problem("TURNO_OPEN", TURNO_OPEN, turno)
-    reason = reopen_reason(reason)
     turno.status = Turno.IN_CORSO
     turno.closed_at = None
     turno.winner = None

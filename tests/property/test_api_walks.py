@@ -131,7 +131,9 @@ def test_bad_input_names_the_field_and_stores_nothing():
     assert turno.smazzate.count() == 0
     with pytest.raises(RuleViolation) as caught:
         api.turno_reopen(turno=turno, reason="   ")
-    assert caught.value.problems[0].field == "reason"
+    assert [(p.code, p.field, p.message) for p in caught.value.problems] == [
+        ("REOPEN_REASON", "reason", "per riaprire un turno chiuso serve una motivazione")
+    ]
     with pytest.raises(RuleViolation) as caught:
         api.smazzata_undo(turno=2**63)
     assert caught.value.problems[0].code == "TURNO_MISSING"
@@ -140,8 +142,18 @@ def test_bad_input_names_the_field_and_stores_nothing():
     assert caught.value.problems[0].code == "SEASON_MISSING"
     with pytest.raises(RuleViolation) as caught:
         api.penalita_add(turno=turno, player="Anna", points="5", article="3")
-    assert caught.value.problems[0].field == "points"
+    typed_as_text = [("PENALITA_POINTS", "points", "i punti della penalità vanno scritti in cifre")]
+    assert [(p.code, p.field, p.message) for p in caught.value.problems] == typed_as_text
     assert turno.penalita.count() == 0
+    king = api.season_create(name="King", ruleset="le-king", current=False)
+    table = api.turno_start(
+        season=king, date=dt.date(2026, 10, 2), players=NAMES[:4], first_dealer="Anna"
+    )
+    for points in ("5", 5.0, True):  # the other ledger: the same one check, the same message
+        with pytest.raises(RuleViolation) as caught:
+            api.penalita_add(turno=table, player="Anna", points=points, article="3")
+        assert [(p.code, p.field, p.message) for p in caught.value.problems] == typed_as_text
+    assert table.penalita.count() == 0
 
 
 def test_member_enroll_creates_the_member_once():
