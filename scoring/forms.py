@@ -29,17 +29,6 @@ from scoring.rules.text import is_visible, normalize_text
 MAX_SEATS = 7
 TYPEAHEAD_ABOVE = 12  # more members than this: the seats are picked by typing (a datalist)
 
-# What the segretario counts per player, as the club says it (SPEC §2).
-COUNT_UNITS = {
-    "jacks": _("fanti"),
-    "kings": _("re"),
-    "jacks_kings": _("fanti e re"),
-    "queen_spades": _("donna di picche (1 = presa)"),
-    "hearts": _("cuori"),
-    "last_two_tricks": _("ultime due mani"),
-    "tricks": _("mani"),
-    "cards_left": _("carte in mano"),
-}
 SUIT_NAMES = {"S": _("picche"), "H": _("cuori"), "D": _("quadri"), "C": _("fiori")}
 # a penalità is a few turno points (totals stay within about ±150): the engine's bound
 PENALTY_POINTS_LIMIT = PENALTY_LIMIT
@@ -57,11 +46,6 @@ def _seat_label(i: int) -> str:
 
 
 seat_label = lazy(_seat_label, str)  # "Posto 3", in the language of the request
-
-
-def count_unit(rules: RuleSet, game: str | None) -> str:
-    rule = rules.games.get(game or "")
-    return COUNT_UNITS.get(rule.counts, rule.counts) if rule else ""
 
 
 class TextField(forms.CharField):

@@ -302,6 +302,12 @@ class BaseSystem:
         """The next deal as the form stands (only for a system with ``has_preview``)."""
         raise NotImplementedError(f"{self.label} has no preview")
 
+    def count_check(self, rules: Any, step: Mapping[str, Any], seats: int) -> dict[str, Any] | None:
+        """The live screen's running check of the counts of a table of ``seats`` at ``step``
+        (its ``"games"``), as data: ``{"by": the field that decides it, "checks": {value:
+        {"kind", "total", "unit"}}, "skip"?}`` (see :data:`FIELD_KINDS`); None: no counts."""
+        return None
+
     def game_name(self, code: str) -> str:
         """The name of a game code the ledger indexes (:meth:`smazzata_keys`), for people: a
         contract, a Skat game, a Ramino close (marked for translation); the code itself when

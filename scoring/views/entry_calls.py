@@ -18,11 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django_htmx.http import HttpResponseClientRefresh
 
-from scoring.forms import SUIT_NAMES, CloseForm, SmazzataForm, count_unit
+from scoring.forms import SUIT_NAMES, CloseForm, SmazzataForm
 from scoring.models import Smazzata, Turno
+from scoring.problem_text import engine_text
 from scoring.rules.caf import Progress
-from scoring.rules.caf.ruleset import COUNT_CARDS_LEFT, SUIT_SYMBOLS, SUITS
+from scoring.rules.caf.ruleset import SUIT_SYMBOLS, SUITS
 from scoring.rules.problems import Problem
+from scoring.rules.systems import GameSystem
 from scoring.selectors import TurnoState, turno_state, turno_state_of
 from scoring.verbale import game_label, verbale
 from scoring.views.entry import Reading, deal_to_correct, parts
@@ -126,6 +128,7 @@ def smazzata_panel(
     form: SmazzataForm,
     progress: Progress,
     *,
+    system: GameSystem,
     turno_pk: int,
     correcting: bool,
     autofocus: bool = True,
@@ -146,15 +149,14 @@ def smazzata_panel(
     trump = form.value("trump")
     rule = rules.games.get(game)
     show_trump = rule.trump if rule else any(rules.games[g].trump for g in offered)
-    expected = check = None
-    if rule is not None:
-        deck = rules.deck(len(form.players))
-        expected = deck.count_of(rule.counts)
-        check = (
-            CountCheck("one_zero", deck.hand, count_unit(rules, game))
-            if rule.counts == COUNT_CARDS_LEFT
-            else CountCheck("sum", expected, count_unit(rules, game))
-        )
+    # the running check of the counts and their units: the system's data, as for every game
+    spec = system.count_check(rules, {"games": list(rules.games)}, len(form.players))
+    checks = spec["checks"] if spec else {}
+    units = {g: engine_text(c["unit"]) for g, c in checks.items()}
+    check = None
+    if rule is not None and game in checks:
+        check = CountCheck(checks[game]["kind"], checks[game]["total"], units[game])
+    expected = check.total if check is not None else None
     counts = []
     for i, p in enumerate(form.players):
         bf = form[form.count_name(i)]
@@ -174,7 +176,7 @@ def smazzata_panel(
             for i, p in enumerate(order)
         ),
         games=tuple(
-            GameChoice(g, game_label(g), rules.games[g].name, count_unit(rules, g), g == game)
+            GameChoice(g, game_label(g), rules.games[g].name, units.get(g, ""), g == game)
             for g in offered
         ),
         caller=caller,
@@ -185,7 +187,7 @@ def smazzata_panel(
             TrumpChoice(s, SUIT_SYMBOLS[s], SUIT_NAMES[s], s == trump and show_trump) for s in SUITS
         ),
         counts=tuple(counts),
-        unit=count_unit(rules, game) if game else "",
+        unit=units.get(game, ""),
         expected_total=expected,
         check=check,
         errors=_error_summary(form),
@@ -250,11 +252,17 @@ def context(
     if is_open and correcting and correcting <= len(record.smazzate):
         form = form or smazzata_form(state, correcting=correcting)
         panel = smazzata_panel(
-            form, progress_before(state, correcting), turno_pk=turno.pk, correcting=True
+            form,
+            progress_before(state, correcting),
+            system=turno.season.system,
+            turno_pk=turno.pk,
+            correcting=True,
         )
     elif is_open and not progress.complete:
         form = form or smazzata_form(state)
-        panel = smazzata_panel(form, progress, turno_pk=turno.pk, correcting=False)
+        panel = smazzata_panel(
+            form, progress, system=turno.season.system, turno_pk=turno.pk, correcting=False
+        )
     if is_open and score.complete and close_form is None:
         close_form = CloseForm(tied=score.tied, totals=dict(score.totals), chosen=record.tiebreak)
     remaining = state.remaining_by_player()
@@ -392,7 +400,12 @@ def refresh(request: HttpRequest, pk: int, screen: Callable[..., HttpResponse]) 
         return screen(request, pk, state=state, form=form, correcting=correcting)
     progress = progress_before(state, correcting) if correcting else state.progress
     panel = smazzata_panel(
-        form, progress, turno_pk=pk, correcting=bool(correcting), autofocus=False
+        form,
+        progress,
+        system=state.turno.season.system,
+        turno_pk=pk,
+        correcting=bool(correcting),
+        autofocus=False,
     )
     return render(request, T + "_smazzata_fields.html", {"panel": panel})
 

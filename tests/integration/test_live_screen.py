@@ -254,6 +254,10 @@ def test_running_check_numbers_come_from_the_engine(segretario_client, season):
     html = segretario_client.get(url, {"caller": caller, "game": "SEMPLICE"}, **HTMX).content
     assert b'data-check="sum" data-total="13" data-unit="mani"' in html
     assert b'data-msg-missing="mancano {n} {unit}"' in html
+    # the unit the system declares, said in the reader's language
+    query = {"caller": caller, "game": "SEMPLICE"}
+    html = segretario_client.get(url, query, HTTP_ACCEPT_LANGUAGE="en", **HTMX).content
+    assert b'data-check="sum" data-total="13" data-unit="tricks"' in html
 
 
 def turno_state_games(client, url: str, caller: str) -> list[str]:

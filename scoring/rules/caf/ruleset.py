@@ -40,6 +40,17 @@ COUNTS = (
     COUNT_TRICKS,
     COUNT_CARDS_LEFT,
 )
+# what the segretario counts per player, as the club says it (SPEC §2): the live screen's unit
+COUNT_UNITS = {
+    COUNT_JACKS: gettext_noop("fanti"),
+    COUNT_KINGS: gettext_noop("re"),
+    COUNT_JACKS_KINGS: gettext_noop("fanti e re"),
+    COUNT_QUEEN_SPADES: gettext_noop("donna di picche (1 = presa)"),
+    COUNT_HEARTS: gettext_noop("cuori"),
+    COUNT_LAST_TWO: gettext_noop("ultime due mani"),
+    COUNT_TRICKS: gettext_noop("mani"),
+    COUNT_CARDS_LEFT: gettext_noop("carte in mano"),
+}
 
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}  # the Verbale's words
@@ -406,6 +417,18 @@ class GameRule:
             cappotto=d.get("cappotto"),
             trump=bool(d.get("trump", False)),
         )
+
+    def unit(self) -> str:
+        """What is counted per player, as the live screen names it (a text to translate)."""
+        return COUNT_UNITS[self.counts]
+
+    def check(self, deck: Deck) -> dict[str, Any]:
+        """What the live screen's running check of the counts needs, the totals the engine
+        checks: ``{"kind": "sum", "total": what the counts add up to, "unit"}``, or for Domino
+        ``{"kind": "one_zero", "total": the cards of a hand, "unit"}`` (exactly one 0)."""
+        kind = "one_zero" if self.counts == COUNT_CARDS_LEFT else "sum"
+        total = deck.hand if kind == "one_zero" else deck.count_of(self.counts)
+        return {"kind": kind, "total": total, "unit": self.unit()}
 
     def to_dict(self) -> dict[str, Any]:
         return {

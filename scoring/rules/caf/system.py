@@ -59,6 +59,13 @@ class CafSystem(BaseSystem):
 
     entry_form = "calls"  # the chiamante, the games still open to them, the counts (SPEC §3.2)
 
+    @staticmethod
+    def count_check(rules: RuleSet, step: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        """The running check of the counts, as data (the King family's shape): the check of
+        each game of ``step["games"]`` (:meth:`GameRule.check`), chosen by the "game" field."""
+        deck = rules.deck(seats)
+        return {"by": "game", "checks": {g: rules.games[g].check(deck) for g in step["games"]}}
+
     def deals_total(self, rules: RuleSet, players: int) -> int | None:
         return rules.smazzate_count(players) if players in rules.decks else None  # 7 + 3N
 
