@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,20 @@ def live_server(live_server):
                 conn.close()
 
     # ThreadedWSGIServer._close_connections is Django's own hook for this ("used for mocking")
-    live_server.thread.httpd._close_connections = close_own_connections
+    httpd = live_server.thread.httpd
+    httpd._close_connections = close_own_connections
+    if shared:
+        # Borrowed, the one in-memory connection would serve two requests at once (the live
+        # preview's GET beside the deal's POST): SQLite then refused the INSERT with "database
+        # table is locked" (a 500 seen at load). A club's server has a connection per thread
+        # (WAL on a file, or PostgreSQL); here the requests take turns.
+        app, turn = httpd.get_app(), threading.Lock()
+
+        def one_at_a_time(environ, start_response):
+            with turn:
+                return app(environ, start_response)
+
+        httpd.set_app(one_at_a_time)
     return live_server
 
 
