@@ -118,6 +118,24 @@ TOO_DEEP = Problem.said(
 )
 
 
+def wrong_format(found: Any, expected: str) -> Problem:
+    """The document's ``format`` is not this reader's."""
+    return Problem.said(
+        "FORMAT",
+        gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
+        {"format": repr(found), "expected": expected},
+    )
+
+
+def wrong_ruleset(found: Any, expected: str) -> Problem:
+    """The document's ``ruleset`` is not the one this reader scores."""
+    return Problem.said(
+        "FORMAT",
+        gettext_noop("regolamento %(code)s: atteso %(expected)s"),
+        {"code": repr(found), "expected": repr(expected)},
+    )
+
+
 def not_utf8(at: int) -> Problem:
     """The document's byte ``at`` (from 0) is not UTF-8."""
     return Problem.said(

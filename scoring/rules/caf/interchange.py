@@ -20,6 +20,7 @@ from ..problems import (
     RuleViolation,
     gettext_noop,
     not_utf8,
+    wrong_format,
 )
 from ..text import TextError, clean_text
 from .records import (
@@ -131,9 +132,7 @@ def parse_header(
     Problems are appended to ``problems``; the rules are None when they cannot be known.
     """
     if data.get("format") != FORMAT:
-        unknown = gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)")
-        values = {"format": repr(data.get("format")), "expected": FORMAT}
-        problems.append(Problem.said("FORMAT", unknown, values))
+        problems.append(wrong_format(data.get("format"), FORMAT))
     code = data.get("ruleset", "caf")
     if rules is None and isinstance(data.get("rules"), dict):
         try:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..calendar import calendar_of
-from ..problems import NOT_AN_OBJECT, Problem, RuleViolation, gettext_noop
+from ..problems import NOT_AN_OBJECT, Problem, RuleViolation, gettext_noop, wrong_format
 from .records import is_int
 from .rules import CODES, KingRules, make_rules
 from .turno import label_of, read_head, replay, score_replay, standing, valid_date
@@ -79,13 +79,7 @@ def read_document(data: Any) -> tuple[KingRules, list[str], list[Any]]:
         raise RuleViolation([NOT_AN_OBJECT])
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
-        problems.append(
-            Problem.said(
-                "FORMAT",
-                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
-                {"format": repr(data.get("format")), "expected": FORMAT},
-            )
-        )
+        problems.append(wrong_format(data.get("format"), FORMAT))
     code = data.get("ruleset")
     rules = None
     if code not in CODES:

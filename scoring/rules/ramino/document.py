@@ -7,7 +7,15 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation, gettext_noop
+from ..problems import (
+    NOT_AN_OBJECT,
+    TURNI_NOT_A_LIST,
+    Problem,
+    RuleViolation,
+    gettext_noop,
+    wrong_format,
+    wrong_ruleset,
+)
 from ..ranking import competition_places
 from .match import MatchState, check_hand, fees, places, play_hand
 from .rules import RaminoRules, build_rules
@@ -189,17 +197,9 @@ def score_season(data: Any) -> dict[str, Any]:
         raise RuleViolation([NOT_AN_OBJECT])
     problems: list[Problem] = []
     if data.get("format") != FORMAT:
-        problems.append(
-            Problem.said(
-                "FORMAT",
-                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
-                {"format": repr(data.get("format")), "expected": FORMAT},
-            )
-        )
+        problems.append(wrong_format(data.get("format"), FORMAT))
     if data.get("ruleset") != CODE:
-        expected = gettext_noop("regolamento %(code)s: atteso %(expected)s")
-        values = {"code": repr(data.get("ruleset")), "expected": repr(CODE)}
-        problems.append(Problem.said("FORMAT", expected, values))
+        problems.append(wrong_ruleset(data.get("ruleset"), CODE))
     try:
         rules = build_rules(data.get("rules"))
     except RuleViolation as exc:

@@ -6,7 +6,15 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
-from ..problems import NOT_AN_OBJECT, TURNI_NOT_A_LIST, Problem, RuleViolation, gettext_noop
+from ..problems import (
+    NOT_AN_OBJECT,
+    TURNI_NOT_A_LIST,
+    Problem,
+    RuleViolation,
+    gettext_noop,
+    wrong_format,
+    wrong_ruleset,
+)
 from .lista import label_of, score_list
 from .rules import CODE, SkatRules, skat_rules
 from .season import standing
@@ -25,17 +33,9 @@ def _header_problems(data: Any) -> list[Problem]:
         return [NOT_AN_OBJECT]
     problems = []
     if data.get("format") != FORMAT:
-        problems.append(
-            Problem.said(
-                "FORMAT",
-                gettext_noop("formato %(format)s non riconosciuto (atteso %(expected)s)"),
-                {"format": repr(data.get("format")), "expected": FORMAT},
-            )
-        )
+        problems.append(wrong_format(data.get("format"), FORMAT))
     if data.get("ruleset") != CODE:
-        expected = gettext_noop("regolamento %(code)s: atteso %(expected)s")
-        values = {"code": repr(data.get("ruleset")), "expected": repr(CODE)}
-        problems.append(Problem.said("FORMAT", expected, values))
+        problems.append(wrong_ruleset(data.get("ruleset"), CODE))
     if "season" in data and not isinstance(data["season"], str):
         problems.append(Problem("FORMAT", gettext_noop("season: deve essere un testo")))
     roster = data.get("roster", [])
