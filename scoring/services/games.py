@@ -33,12 +33,17 @@ from scoring.models import (
 from scoring.records import record_seats, seat_names
 from scoring.rules.caf.interchange import MAX_TURNO_NUMBER
 from scoring.rules.calendar import Calendar
-from scoring.rules.problems import Problem, RuleViolation
+from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said, said_joined
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.bulk import ids_by_name, insert_rows
-from scoring.services.differences import Difference
+from scoring.services.differences import (
+    AT_CLASSIFICA,
+    AT_GIORNATA,
+    Difference,
+    described_said,
+)
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock_of_turno
 from scoring.services.news import news_muted
@@ -326,12 +331,12 @@ def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict
 # name no longer at the table, a field of the wrong type): check_ledger reports it as a difference
 REPLAY_ERRORS = (RuleViolation, KeyError, ValueError, TypeError, IndexError)
 REPLAY_FIELD = "registrazione rigiocabile"
-REPLAY_OK = "una registrazione che il regolamento accetta"
+REPLAY_OK = said(gettext_noop("una registrazione che il regolamento accetta"))
 
 
 def _replay_error(exc: Exception) -> str:
     if isinstance(exc, RuleViolation):
-        return "; ".join(p.describe() for p in exc.problems)
+        return said_joined("; ", [described_said(p) for p in exc.problems])
     return f"{type(exc).__name__}: {exc}"
 
 
@@ -364,11 +369,13 @@ def game_differences(season: Season) -> list[Any]:
             if not turno.is_open:
                 figures = system.seat_results(system.score_turno(rules, record))
         except REPLAY_ERRORS as exc:  # a record the engine refuses: reported, never raised
-            unreplayable(f"turno {turno.label}", exc)
+            unreplayable(said(AT_TURNO, turno=turno.label), exc)
             continue
         scored = {s["number"]: s for s in running["smazzate"]}
         for sm in turno.smazzate.all():
-            where = f"{turno.label} smazzata {sm.number}"
+            where = said(
+                gettext_noop("%(turno)s smazzata %(number)s"), turno=turno.label, number=sm.number
+            )
             mine = scored.get(sm.number)
             if mine is None:
                 compare(where, "smazzata", sm.number, None)
@@ -404,7 +411,8 @@ def game_differences(season: Season) -> list[Any]:
     for g in Giornata.objects.filter(season=season).order_by("date"):
         state = system.standing_fold(state, replayed.get(g.pk, []))
         if FOLD in (g.state_after or {}) and not found_unreplayable:
-            compare(f"giornata {g.date.isoformat()}", "stato dopo", g.state_after[FOLD], state)
+            where = said(AT_GIORNATA, date=g.date.isoformat())
+            compare(where, "stato dopo", g.state_after[FOLD], state)
     columns = system.standing_columns()
     try:
         replay = game_standing(season)
@@ -421,7 +429,8 @@ def game_differences(season: Season) -> list[Any]:
     extra = {r["player"]: {k: r[k] for k, _ in columns if k in r} for r in replay}
     for s in kept:
         if s.player.name in extra:
-            compare("classifica", f"{s.player.name} (colonne)", s.extra, extra[s.player.name])
+            columns_of = said(gettext_noop("%(player)s (colonne)"), player=s.player.name)
+            compare("classifica", columns_of, s.extra, extra[s.player.name])
     if Turno.objects.filter(season=season, status=Turno.CHIUSO).exists() or stored_rows:
         for name in sorted(set(expected) | set(stored_rows)):
             stored, mine = stored_rows.get(name), expected.get(name)
@@ -429,7 +438,7 @@ def game_differences(season: Season) -> list[Any]:
                 compare("classifica", name, stored, mine)
                 continue
             for field, a, b in zip(fields, stored, mine, strict=True):
-                compare(f"classifica, {name}", field, a, b)
+                compare(said(AT_CLASSIFICA, player=name), field, a, b)
     return found
 
 

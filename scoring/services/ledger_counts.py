@@ -39,8 +39,17 @@ from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
 from scoring.rules.caf.records import GiornataOutcome
 from scoring.rules.caf.season import add_figures, league_line, season_figures
+from scoring.rules.problems import AT_TURNO, gettext_noop, said
 from scoring.selectors import CARRIED, season_start_state, turno_record, turno_with_everything
-from scoring.services.differences import Difference
+from scoring.services.differences import (
+    AT_CLASSIFICA,
+    AT_GIORNATA,
+    AT_SMAZZATA_PLAYER,
+    AT_TURNO_PLAYER,
+    AT_TURNO_SMAZZATA,
+    Difference,
+    problem_said,
+)
 from scoring.services.season import CHART_LEADERS
 from scoring.services.seasons_close import final_series
 
@@ -100,7 +109,7 @@ def _check_player_figures(
         )
     }
     for name in sorted(set(stored) | set(expected)):
-        where = f"cifre del giocatore, {name}"
+        where = said(gettext_noop("cifre del giocatore, %(player)s"), player=name)
         if name not in stored or name not in expected:
             out.compare(where, "riga", name in stored, name in expected)
             continue
@@ -119,17 +128,17 @@ def _check_player_figures(
 
 def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | None:
     """A turno's own stored numbers against the engine; the score when it is closed and valid."""
-    label = f"turno {turno.label}"
+    label = said(AT_TURNO, turno=turno.label)
     closed = not turno.is_open
     record = turno_record(turno)
     score = score_turno(rules, record, require_complete=closed)
     if closed and score.problems:
-        out.compare(label, "turno chiuso valido", [p.message for p in score.problems], [])
+        out.compare(label, "turno chiuso valido", [problem_said(p) for p in score.problems], [])
         return None
     seats = sorted(turno.seats.all(), key=lambda s: s.position)
     by_number = {s.number: s for s in score.smazzate}
     for sm in turno.smazzate.all():
-        where = f"{label}, smazzata {sm.number}"
+        where = said(AT_TURNO_SMAZZATA, turno=turno.label, number=sm.number)
         scored = by_number.get(sm.number)
         if scored is None:
             out.compare(where, "smazzata", sm.game, None)
@@ -140,14 +149,17 @@ def _check_turno(out: _Collector, rules: RuleSet, turno: Turno) -> TurnoScore | 
         out.compare(where, "cappotto", sm.cappotto.name if sm.cappotto else None, scored.cappotto)
         for r in sm.results.all():
             out.compare(
-                f"{where}, {r.player.name}", "punti", r.points, scored.points[r.player.name]
+                said(AT_SMAZZATA_PLAYER, turno=turno.label, number=sm.number, player=r.player.name),
+                "punti",
+                r.points,
+                scored.points[r.player.name],
             )
     figures = score.player_figures()
     ranks = sorted(s.tiebreak_rank for s in seats if s.tiebreak_rank is not None)
     out.compare(label, "spareggio (posizioni)", ranks, list(range(1, len(ranks) + 1)))
     for seat in seats:
         name = seat.player.name
-        where = f"{label}, {name}"
+        where = said(AT_TURNO_PLAYER, turno=turno.label, player=name)
         out.compare(where, "totale", seat.total, score.totals[name])
         out.compare(where, "penalità", seat.penalty_total, score.penalties[name])
         if closed:
@@ -239,7 +251,7 @@ def counts_differences(*, season: Season) -> list[Difference]:
             continue
         for seat in turno.seats.all():
             name = seat.player.name
-            where = f"turno {turno.label}, {name}"
+            where = said(AT_TURNO_PLAYER, turno=turno.label, player=name)
             titles = list(outcome.titles[name])
             out.compare(where, "serie prima", seat.series_before, outcome.series_before[name])
             out.compare(where, "serie dopo", seat.series_after, outcome.series_after[name])
@@ -265,7 +277,7 @@ def counts_differences(*, season: Season) -> list[Difference]:
     for key in sorted(set(stored_awards) | set(expected_awards), key=str):
         if stored_awards[key] != expected_awards[key]:
             out.compare(
-                f"titolo {key[2]} (posto {key[0]})",
+                said(gettext_noop("titolo %(code)s (posto %(seat)s)"), code=key[2], seat=key[0]),
                 "assegnazioni",
                 stored_awards[key],
                 expected_awards[key],
@@ -284,7 +296,7 @@ def counts_differences(*, season: Season) -> list[Difference]:
     expected_absences: dict[tuple[dt.date, str], Decimal] = {}
     for g in giornate:
         day = by_date.get(g.date)
-        where = f"giornata {g.date.isoformat()}"
+        where = said(AT_GIORNATA, date=g.date.isoformat())
         out.compare(where, "punteggio più basso", _dec(g.lowest), day.lowest if day else None)
         if day is not None:
             assert day.state_after is not None
@@ -299,7 +311,11 @@ def counts_differences(*, season: Season) -> list[Difference]:
         stored_absences[(date, names.get(player_id, str(player_id)))] = _dec(lp)
     for key in sorted(set(stored_absences) | set(expected_absences)):
         out.compare(
-            f"giornata {key[0].isoformat()}, {key[1]}",
+            said(
+                gettext_noop("giornata %(date)s, %(player)s"),
+                date=key[0].isoformat(),
+                player=key[1],
+            ),
             "assenza",
             stored_absences.get(key),
             expected_absences.get(key),
@@ -390,10 +406,10 @@ def counts_differences(*, season: Season) -> list[Difference]:
     for name in sorted(set(stored_rows) | set(expected_rows)):
         stored, expected = stored_rows.get(name), expected_rows.get(name)
         if stored is None or expected is None:
-            out.compare(f"classifica, {name}", "riga", stored, expected)
+            out.compare(said(AT_CLASSIFICA, player=name), "riga", stored, expected)
             continue
         for field, a, b in zip(fields, stored, expected, strict=True):
-            out.compare(f"classifica, {name}", field, a, b)
+            out.compare(said(AT_CLASSIFICA, player=name), field, a, b)
     ranked = now if expected_rows else ()  # written with the Classifica
     _check_player_figures(out, season, turni, scores, days, per_day, expected_absences, ranked)
 
@@ -420,6 +436,9 @@ def counts_differences(*, season: Season) -> list[Difference]:
         "at", "reason"
     ):
         out.compare(
-            f"ricalcolo del {at:%d/%m/%Y %H:%M}", "motivazione presente", bool(reason.strip()), True
+            said(gettext_noop("ricalcolo del %(at)s"), at=f"{at:%d/%m/%Y %H:%M}"),
+            "motivazione presente",
+            bool(reason.strip()),
+            True,
         )
     return out.found

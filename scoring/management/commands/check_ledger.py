@@ -1,41 +1,46 @@
-"""Replay every season with the engine and list every stored number that differs."""
+"""Replay every season with the engine and list every stored number that differs.
+
+Its messages and each difference's line are in the reader's language (:mod:`._language`)."""
 
 from __future__ import annotations
 
 import sys
 
-from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, gettext_noop
 
+from scoring.management.commands._language import ReaderCommand
+from scoring.management.commands._output import season_named
 from scoring.models import Season, Turno
 from scoring.services.ledger import ledger_differences
 
 
-class Command(BaseCommand):
-    help = (
-        "Replay every season's closed turni with the rules engine and list every stored number "
-        "that differs (exit 1); prints a one-line summary and exits 0 when the ledger is clean."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Rigioca con il motore delle regole i turni chiusi di ogni stagione ed elenca ogni "
+        "numero registrato che differisce (esce con 1); se non ne trova stampa una riga di "
+        "riepilogo ed esce con 0."
     )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--season", help="check only this season (its name, e.g. 2026-27)")
+        parser.add_argument(
+            "--season", help=gettext("controlla solo questa stagione (il suo nome, es. 2026-27)")
+        )
 
     def handle(self, *args, **options) -> None:
-        seasons = Season.objects.order_by("pk")
         if options["season"]:
-            seasons = seasons.filter(name=options["season"])
-            if not seasons.exists():
-                names = ", ".join(Season.objects.values_list("name", flat=True)) or "none"
-                raise CommandError(f"unknown season {options['season']!r} (seasons: {names})")
-        seasons = list(seasons)
+            seasons = [season_named(options["season"])]
+        else:
+            seasons = list(Season.objects.order_by("pk"))
         found = ledger_differences(seasons=seasons)
         for difference in found:
-            self.stdout.write(str(difference))
+            self.stdout.write(difference.text())
         turni = Turno.objects.filter(season__in=seasons).count()
+        counts = {"count": len(found), "seasons": len(seasons), "turni": turni}
         if found:
-            self.stderr.write(
-                f"check_ledger: {len(found)} differenze in {len(seasons)} stagioni ({turni} turni)"
+            summary = gettext(
+                "check_ledger: %(count)s differenze in %(seasons)s stagioni (%(turni)s turni)"
             )
+            self.stderr.write(summary % counts)
             sys.exit(1)
-        self.stdout.write(
-            f"check_ledger: nessuna differenza ({len(seasons)} stagioni, {turni} turni)"
-        )
+        clean = gettext("check_ledger: nessuna differenza (%(seasons)s stagioni, %(turni)s turni)")
+        self.stdout.write(clean % counts)
