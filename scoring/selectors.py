@@ -66,12 +66,14 @@ def own_player_id(request: HttpRequest) -> int | None:
     return Player.objects.filter(user_id=user.pk).values_list("pk", flat=True).first()
 
 
-def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
-    """Turni with seats, smazzate, results, penalità and sanctions in a fixed number of queries."""
-    qs = queryset if queryset is not None else Turno.objects.all()
-    return qs.select_related(
-        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
-    ).prefetch_related(
+#: what every page of a turno reads beside it, in its own query (both ledgers' loaders)
+TURNO_RELATED = ("giornata", "season", "first_dealer", "segretario", "closed_by", "winner")
+
+
+def turno_prefetches() -> tuple[Prefetch, ...]:
+    """What :func:`turno_with_everything` prefetches (for ``prefetch_related_objects`` on turni
+    already loaded with :data:`TURNO_RELATED`)."""
+    return (
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
         Prefetch(
             "smazzate",
@@ -89,6 +91,12 @@ def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[T
             to_attr="reopen_events",
         ),
     )
+
+
+def turno_with_everything(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
+    """Turni with seats, smazzate, results, penalità and sanctions in a fixed number of queries."""
+    qs = queryset if queryset is not None else Turno.objects.all()
+    return qs.select_related(*TURNO_RELATED).prefetch_related(*turno_prefetches())
 
 
 def turno_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> TurnoRecord:

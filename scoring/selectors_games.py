@@ -4,8 +4,9 @@ documents. Nothing here computes a point: the season's game system does.
 - :func:`game_turni`, :func:`game_record`: the turni loaded in a fixed number of queries, and a
   stored turno as its system's interchange record (the engine's input). The services, the
   documents and the scoreboard read the database through these.
-- :func:`verbale_rows` -> :class:`GameVerbale`: the Verbale di Turno (the web page, the PDF and
-  the XLSX of :mod:`scoring.exports.games`, the stored documents, the mail).
+- :func:`verbale_rows` -> :class:`GameVerbale`: the Verbale di Turno's documents (the PDF and the
+  XLSX of :mod:`scoring.exports.games`, the stored documents, the mail); the page and the
+  scoreboard read :mod:`scoring.selectors_turno`, which lists the deals with :func:`deal_rows`.
 - :func:`game_player` -> :class:`GamePlayer`: a member's season (the player page).
 """
 
@@ -25,16 +26,15 @@ from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Tur
 from scoring.problem_text import engine_text
 from scoring.records import record_names, seat_names
 from scoring.rules.systems import get_system
+from scoring.selectors import TURNO_RELATED
 from scoring.selectors_confirmations import confirmation_lines
 from scoring.verbale import classifica, classifica_sheet
 
 
-def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
-    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
-    qs = queryset if queryset is not None else Turno.objects.all()
-    return qs.select_related(
-        "giornata", "season", "first_dealer", "segretario", "closed_by", "winner"
-    ).prefetch_related(
+def game_prefetches() -> tuple[Prefetch, ...]:
+    """What :func:`game_turni` prefetches (for ``prefetch_related_objects`` on turni already
+    loaded with :data:`scoring.selectors.TURNO_RELATED`)."""
+    return (
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
         Prefetch(
             "smazzate",
@@ -44,6 +44,12 @@ def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
         ),
         Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
     )
+
+
+def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
+    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
+    qs = queryset if queryset is not None else Turno.objects.all()
+    return qs.select_related(*TURNO_RELATED).prefetch_related(*game_prefetches())
 
 
 def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
@@ -163,10 +169,25 @@ def _signed_by(user: Any) -> str:
     return "" if user is None else (user.get_full_name() or user.get_username())
 
 
-def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
-    """The one row source of a generic turno's Verbale (web, PDF and XLSX read it); without
-    ``confirmations`` for the web page, whose confirmations block shows them with its buttons.
-    The reopenings are read from ``turno.reopen_events`` when the caller loaded them."""
+def deal_rows(system: Any, running: dict[str, Any], players: list[str]) -> list[dict[str, Any]]:
+    """The smazzate of a turno scored by its system (``score_running``) as the Verbale lists
+    them: number, dealer, the system's line and the points per player in seat order (None for
+    a player not in play)."""
+    return [
+        {
+            "number": s["number"],
+            "dealer": s["dealer"],
+            "line": engine_text(system.describe(s)),
+            "points": [s["points"].get(p) for p in players],
+        }
+        for s in running["smazzate"]
+    ]
+
+
+def verbale_rows(turno: Turno) -> GameVerbale:
+    """The one row source of a generic turno's Verbale documents (PDF, XLSX, the stored
+    documents, the mail; the page reads :mod:`scoring.selectors_turno`). The reopenings are
+    read from ``turno.reopen_events`` when the caller loaded them."""
     season = turno.season
     system, rules = season.system, season.game_rules
     record = game_record(turno)
@@ -186,15 +207,7 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
         verbale_number=turno.verbale_number,
         closed=not turno.is_open,
         players=players,
-        rows=[
-            {
-                "number": s["number"],
-                "dealer": s["dealer"],
-                "line": engine_text(system.describe(s)),
-                "points": [s["points"].get(p) for p in players],
-            }
-            for s in running["smazzate"]
-        ],
+        rows=deal_rows(system, running, players),
         totals=[running["totals"].get(p, 0) for p in players],
         balance=running.get("balance"),
         sheet=sheet_of(system, rules, record),
@@ -219,7 +232,7 @@ def verbale_rows(turno: Turno, *, confirmations: bool = True) -> GameVerbale:
             }
             for e in _reopen_events(turno)
         ],
-        confirmations=confirmation_lines(turno.pk) if confirmations else [],
+        confirmations=confirmation_lines(turno.pk),
         closed_at=None if turno.is_open else turno.closed_at,
         segretario=_signed_by(turno.segretario) or _signed_by(turno.closed_by),
         rules=formatting.rules_name(system.label, season.rules),

@@ -1,5 +1,6 @@
-"""Views: the members' pages of a season kept by the records ledger (the Verbale of a turno, a
-member's season), called by :mod:`scoring.views.public`.
+"""Views: the members' page of a season kept by the records ledger (a member's season), called
+by :mod:`scoring.views.public`. (The Verbale of a turno is one page for every game:
+:func:`scoring.views.public.turno`.)
 """
 
 from __future__ import annotations
@@ -9,46 +10,13 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from scoring.selectors_games import (
-    game_player,
-    game_record,
-    verbale_rows,
-)
+from scoring.selectors_games import game_player
 from scoring.tables import season_figure, sheet_cells
-from scoring.views.entry_fields import turno_of
 
 T = "scoring/games/"
-_turno = turno_of  # the turno with what its Verbale reads
 
 
 # -- the members' pages of a generic season (called by scoring.views.public) ---------------------
-def turno_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """The Verbale di Turno on screen: every smazzata as the system describes it, the points,
-    the totals, the places and the system's figures, the reopenings with their reasons."""
-    turno = _turno(pk)
-    system, rules = turno.season.system, turno.season.game_rules
-    turno.reopen_events = list(turno.events.filter(kind="reopen").select_related("user"))
-    # the Verbale's read model, as the PDF and the workbook print it (the confirmations: the
-    # block of the template tag, with the player's buttons)
-    v = verbale_rows(turno, confirmations=False)
-    ctx = {
-        "turno": turno,
-        "season": turno.season,
-        "system": system,
-        "players": v.players,
-        "smazzate": v.rows,
-        "totals": v.totals,
-        "balance": v.balance,
-        "sheet": v.sheet,
-        "results": v.results,
-        "columns": v.columns,
-        "step": system.next_step(rules, game_record(turno)),
-        "reopens": turno.reopen_events,
-        "penalty_points": v.penalty_points,
-    }
-    return render(request, T + "turno.html", ctx)
-
-
 def player_page(request: HttpRequest, member, season, ctx: dict[str, Any]) -> HttpResponse:
     """A member's season in a generic game: the standing row, every turno, and per game code
     (contract, close, game type) how often they chose it and their average points."""

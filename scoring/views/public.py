@@ -39,13 +39,14 @@ from scoring.publishing import sees_unpublished, unpublished_page
 from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.numbers import typed_int_or_none
 from scoring.selectors import (
+    TURNO_RELATED,
     current_season,
     default_season,
     own_player_id,
     season_turni,
-    turno_with_everything,
 )
 from scoring.selectors_games import member_page_follows_version
+from scoring.selectors_turno import turno_sheets
 from scoring.services.season import CHART_LEADERS
 from scoring.tables import (
     SheetCells,
@@ -63,7 +64,6 @@ from scoring.verbale import (
     classifica_dates,
     classifica_sheet,
     last_closed_date,
-    verbale,
 )
 from scoring.views import games as game_views
 from scoring.views import pagecache
@@ -331,21 +331,13 @@ def turni(request: HttpRequest) -> HttpResponse:
 
 @members_view
 def turno(request: HttpRequest, pk: int) -> HttpResponse:
-    """The Verbale di Turno on screen; a turno in corso shows its running state."""
-    obj = get_object_or_404(turno_with_everything(Turno.objects.filter(pk=pk)))
+    """The Verbale di Turno on screen, every game alike: its one read model
+    (:class:`scoring.selectors_turno.TurnoSheet`); a turno in corso shows its running state."""
+    obj = get_object_or_404(Turno.objects.select_related(*TURNO_RELATED), pk=pk)
     if (hidden := unpublished_page(request, obj.season)) is not None:
         return hidden
-    if obj.season.is_generic:
-        return game_views.turno_page(request, pk)
-    v = verbale(obj)
-    next_dealer = v.rows[-1].caller if v.rows else v.first_dealer
-    ctx = {
-        "turno": obj,
-        "verbale": v,
-        "season": obj.season,
-        "recorded": len(v.rows),
-        "next_dealer": next_dealer,
-    }
+    (sheet,) = turno_sheets([obj])
+    ctx = {"t": sheet, "turno": obj, "season": obj.season}
     return render(request, "scoring/public/turno.html", ctx)
 
 
