@@ -1,12 +1,17 @@
-"""Issue 25: the commands speak the reader's language (``--lingua``/``--language``, else the
+"""Issue 25: every command speaks the reader's language (``--lingua``/``--language``, else the
 environment's: scoring/management/commands/_language.py), check_ledger's differences included;
-the Italian texts are the ones printed before. Each text exact, in Italian and in English,
-in-process with the option (the suite's environment is Italian, tests/conftest.py)."""
+the Italian texts are the ones printed before. Each text exact, in Italian and in English:
+in-process with the option (the suite's environment is Italian, tests/conftest.py), and one
+command in a child process whose environment is English (LANG), as a reader runs it."""
 
 from __future__ import annotations
 
 import datetime as dt
 import io
+import os
+import re
+import subprocess
+import sys
 from decimal import Decimal
 from pathlib import Path
 
@@ -202,3 +207,164 @@ def test_a_later_smazzatas_problem_names_it_in_the_readers_language(counts_seaso
         assert localized(later).message == (
             "smazzata 4: Non fare Q♠ (NQS) has already been played in this turno"
         )
+
+
+# -- backup, export_season, export_verbali --------------------------------------------------------
+def test_backup_in_both_languages(tmp_path):
+    play_turno(_caf_season(), dt.date(2026, 11, 6), P4, seed=1)
+    path = tmp_path / "b.json"
+    assert run("backup", str(path), language="it") == (
+        0,
+        f"backup scritto in {path}: 0 account, 4 soci, 1 stagioni, 1 turni\n",
+        "",
+    )
+    assert run("backup", str(path), language="en") == (
+        0,
+        f"backup written to {path}: 0 accounts, 4 members, 1 seasons, 1 turni\n",
+        "",
+    )
+    assert run("backup", str(path), "--indent", "9", language="it")[0] == (
+        "--indent: da 0 a 8 spazi"
+    )
+    assert run("backup", str(path), "--indent", "9", language="en")[0] == (
+        "--indent: from 0 to 8 spaces"
+    )
+    missing = tmp_path / "no" / "b.json"
+    assert run("backup", str(missing), language="it")[0] == (
+        f"impossibile scrivere {missing}: No such file or directory"
+    )
+    assert run("backup", str(missing), language="en")[0] == (
+        f"cannot write {missing}: No such file or directory"
+    )
+
+
+def test_export_season_in_both_languages(tmp_path):
+    assert run("export_season", "x", language="it")[0] == "stagione sconosciuta: 'x'"
+    assert run("export_season", "x", language="en")[0] == "unknown season 'x'"
+    play_turno(_caf_season(), dt.date(2026, 11, 6), P4, seed=1)
+    path = tmp_path / "s.json"
+    assert run("export_season", "2026-27", str(path), language="it") == (
+        0,
+        "",
+        f"scritto {path}: 1 turni\n",
+    )
+    assert run("export_season", "2026-27", str(path), language="en") == (
+        0,
+        "",
+        f"wrote {path}: 1 turni\n",
+    )
+
+
+def test_export_verbali_in_both_languages(tmp_path):
+    """Its messages in the reader's language; the documents in the club's (Italian)."""
+    from openpyxl import load_workbook
+
+    assert run("export_verbali", "x", str(tmp_path), language="en")[0] == "unknown season 'x'"
+    play_turno(_caf_season(), dt.date(2026, 11, 6), P4, seed=1)
+    assert run("export_verbali", "2026-27", str(tmp_path), "--jobs", "0", language="it")[0] == (
+        "--jobs deve essere almeno 1"
+    )
+    assert run("export_verbali", "2026-27", str(tmp_path), "--jobs", "0", language="en")[0] == (
+        "--jobs must be at least 1"
+    )
+    done = {}
+    for language in LANGUAGES:
+        target = tmp_path / language
+        code, out, err = run(
+            "export_verbali", "2026-27", str(target), "--format", "xlsx", "--jobs", "1",
+            language=language,
+        )  # fmt: skip
+        assert code == 0
+        done[language] = (re.sub(r"\(\d+\.\d s\)", "(N s)", out), err.splitlines()[-1])
+        sheet = load_workbook(target / "classifica-2026-27.xlsx").worksheets[0]
+        cells = {str(c.value) for row in sheet.iter_rows() for c in row}
+        assert {"Giocatore", "Assenze"} <= cells and "Player" not in cells  # the club's language
+    assert done == {
+        "it": (
+            f"1 verbali e la classifica di 2026-27: 2 file in {tmp_path / 'it'} (N s)\n",
+            f"[{'#' * 30}] 2/2 fatto",
+        ),
+        "en": (
+            f"1 verbali and the Classifica of 2026-27: 2 files in {tmp_path / 'en'} (N s)\n",
+            f"[{'#' * 30}] 2/2 done",
+        ),
+    }
+
+
+# -- send_news, seed_demo -----------------------------------------------------------------------
+def test_send_news_in_both_languages():
+    assert run("send_news", language="it") == (
+        0,
+        "notizie in sospeso: 0 inviate, 0 non inviate\n",
+        "",
+    )
+    assert run("send_news", "--digest", language="en") == (
+        0,
+        "digest: 0 sent, 0 pending\npending news: 0 sent, 0 not sent\n",
+        "",
+    )
+    assert run("send_news", "--digest", language="it")[1] == (
+        "riepilogo: 0 inviati, 0 in sospeso\nnotizie in sospeso: 0 inviate, 0 non inviate\n"
+    )
+
+
+def test_seed_demo_if_empty_in_both_languages():
+    _caf_season()
+    assert run("seed_demo", "--if-empty", language="it") == (
+        0,
+        "circolo dimostrativo non caricato: il database ha già una stagione\n",
+        "",
+    )
+    assert run("seed_demo", "--if-empty", language="en") == (
+        0,
+        "demo club not loaded: the database already has a season\n",
+        "",
+    )
+
+
+# -- the environment's language, in a child process ---------------------------------------------
+def test_an_english_environment_gets_the_commands_help_in_english(tmp_path):
+    """LANG=en_US.UTF-8 and no --lingua: export_verbali's --help is English throughout."""
+    env = {k: v for k, v in os.environ.items() if k not in ("KINGCLUB_LANGUAGE", "LANGUAGE")}
+    env |= {"LANG": "en_US.UTF-8", "LC_ALL": "", "LC_MESSAGES": "", "COLUMNS": "200"}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path}/missing/dir/db.sqlite3"
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "export_verbali", "--help"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    text = " ".join(proc.stdout.split())
+    for said in (
+        "Export every closed turno of a season as Verbale PDF and XLSX into a folder, with the "
+        "Classifica Generale.",
+        "season the season's name, e.g. 2026-27",
+        "directory the folder to write into (created if missing)",
+        "--format {pdf,xlsx,all} write only the PDFs or only the workbooks (default: both)",
+        "--jobs JOBS processes rendering the missing documents (default: one per core)",
+        "--lingua {it,en}, --language {it,en} the language of the messages (default: the "
+        "environment's, LANG)",
+    ):
+        assert said in text, said
+
+
+def test_seed_demo_says_what_it_loaded_in_english():
+    """The demo club (one giornata) seeded by an English reader: the summary and the accounts'
+    roles in English, the club's seasons as named."""
+    code, out, err = run(
+        "seed_demo", "--giornate", "1", "--seed", "11", "--today", "2026-11-26", language="en"
+    )
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "demo club loaded: 13 members, season 2026-27, 2 closed turni and one in progress; "
+        "King classico 2026-27 (King classico), King internazionale 2026-27 (King "
+        "internazionale), Le King 2026-27 (Le King), Skat 2026-27 (Skat), Ramino 2026-27 "
+        "(Ramino 101)",
+        "demo accounts (change them before real use):",
+        "  admin / admin-kingclub  (administrator)",
+        "  segretario / segretario-kingclub  (Segretario)",
+        "  socio / socio-kingclub  (Member)",
+    ]

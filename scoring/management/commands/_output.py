@@ -1,8 +1,10 @@
-"""Shared by the commands that name a season (not a command itself: '_').
+"""Shared by the commands that name a season or write a file (not a command itself: '_').
 
 Their messages are in the reader's language (:mod:`._language`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.core.management.base import CommandError
 from django.utils.translation import gettext
@@ -21,3 +23,24 @@ def season_named(name: str) -> Season:
     else:
         unknown = gettext("stagione sconosciuta: %(name)s")
     raise CommandError(unknown % {"name": repr(name), "known": known})
+
+
+def indent_option(parser: Any) -> None:
+    parser.add_argument(
+        "--indent",
+        type=int,
+        default=None,
+        metavar="N",
+        help=gettext("rientra il JSON di N spazi (predefinito: compatto, su una riga)"),
+    )
+
+
+def checked_indent(indent: int | None) -> int | None:
+    if indent is not None and not 0 <= indent <= 8:
+        raise CommandError(gettext("--indent: da 0 a 8 spazi"))
+    return indent
+
+
+def cannot_write(path: object, exc: OSError) -> CommandError:
+    cannot = gettext("impossibile scrivere %(path)s: %(error)s")
+    return CommandError(cannot % {"path": path, "error": exc.strerror})

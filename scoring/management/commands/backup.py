@@ -1,40 +1,50 @@
 """Write the whole club to one JSON file (``kingclub/v2-backup``): see scoring.services.backup.
 
 Rows are read in chunks and written as they come: memory does not grow with the club's size.
+Its messages are in the reader's language (:mod:`._language`); the backup is JSON.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext, gettext_noop
 
-from scoring.management.commands.export_season import indent_option
+from scoring.management.commands._language import ReaderCommand
+from scoring.management.commands._output import cannot_write, checked_indent, indent_option
 from scoring.services.backup import backup_stream
 from scoring.services.jsonstream import write_json
 
 
-class Command(BaseCommand):
-    help = "Back up the whole club (accounts, members, seasons, turni, events, history) to FILE."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Salva tutto il circolo (account, soci, stagioni, turni, eventi, storia) in FILE."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("file")
+        parser.add_argument("file", help=gettext("il file del backup"))
         indent_option(parser)
 
     def handle(self, *args, **options) -> None:
-        indent = options["indent"]
-        if indent is not None and not 0 <= indent <= 8:
-            raise CommandError("--indent: from 0 to 8 spaces")
+        indent = checked_indent(options["indent"])
         doc = backup_stream()
         try:
             with Path(options["file"]).open("w", encoding="utf-8") as fh:
                 write_json(fh.write, doc, indent=indent)
         except OSError as exc:
-            raise CommandError(f"cannot write {options['file']}: {exc.strerror}") from None
+            raise cannot_write(options["file"], exc) from None
         tables = doc["tables"]
+        written = gettext(
+            "backup scritto in %(path)s: %(accounts)s account, %(members)s soci, "
+            "%(seasons)s stagioni, %(turni)s turni"
+        )
         self.stdout.write(
-            f"backup written to {options['file']}: {len(doc['users'])} accounts, "
-            f"{tables['scoring.player']['rows'].count} members, "
-            f"{tables['scoring.season']['rows'].count} seasons, "
-            f"{tables['scoring.turno']['rows'].count} turni"
+            written
+            % {
+                "path": options["file"],
+                "accounts": len(doc["users"]),
+                "members": tables["scoring.player"]["rows"].count,
+                "seasons": tables["scoring.season"]["rows"].count,
+                "turni": tables["scoring.turno"]["rows"].count,
+            }
         )

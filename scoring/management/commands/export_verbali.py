@@ -4,7 +4,9 @@ python manage.py export_verbali 2026-27 /srv/archivio/2026-27 [--jobs N]
 
 Each Verbale is the stored document (:mod:`scoring.services.documents`) when it is current; the
 missing ones are rendered in a pool of ``--jobs`` processes (default: one per core), each worker
-replaced after a few turni so that memory stays flat however long the season.
+replaced after a few turni so that memory stays flat however long the season. Its messages are in
+the reader's language (:mod:`._language`); the documents in the club's (``LANGUAGE_CODE``), as
+the stored ones.
 """
 
 from __future__ import annotations
@@ -17,13 +19,16 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import connections
 from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 
 from scoring.exports import classifica_basename
 from scoring.exports.pdf import print_setup
-from scoring.models import Season, Turno
+from scoring.management.commands._language import ReaderCommand
+from scoring.management.commands._output import cannot_write, season_named
+from scoring.models import Turno
 from scoring.services.documents import classifica_document, verbale_document
 
 FORMATS = ("pdf", "xlsx")
@@ -77,43 +82,40 @@ def _pooled(args: tuple[int, Sequence[str], str, str]) -> list[str]:
         connections.close_all()  # a worker keeps no connection between turni
 
 
-class Command(BaseCommand):
-    help = (
-        "Export every closed turno of a season as Verbale PDF and XLSX into a folder, "
-        "with the Classifica Generale."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Esporta in una cartella ogni turno chiuso di una stagione come Verbale PDF e XLSX, "
+        "con la Classifica Generale."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("season", help="the season's name, e.g. 2026-27")
-        parser.add_argument("directory", help="the folder to write into (created if missing)")
+        parser.add_argument("season", help=gettext("il nome della stagione, es. 2026-27"))
+        parser.add_argument(
+            "directory", help=gettext("la cartella in cui scrivere (creata se manca)")
+        )
         parser.add_argument(
             "--format",
             choices=[*FORMATS, "all"],
             default="all",
-            help="write only the PDFs or only the workbooks (default: both)",
+            help=gettext("scrive solo i PDF o solo le cartelle di lavoro (predefinito: entrambi)"),
         )
         parser.add_argument(
             "--jobs",
             type=int,
             default=os.cpu_count() or 1,
-            help="processes rendering the missing documents (default: one per core)",
+            help=gettext("processi che generano i documenti mancanti (predefinito: uno per core)"),
         )
 
     def handle(self, *args, **options) -> None:
-        name: str = options["season"]
-        season = Season.objects.filter(name=name).first()
-        if season is None:
-            known = ", ".join(Season.objects.order_by("name").values_list("name", flat=True))
-            raise CommandError(
-                f"stagione sconosciuta: {name!r}" + (f" (stagioni: {known})" if known else "")
-            )
+        season = season_named(options["season"])
         if options["jobs"] < 1:
-            raise CommandError("--jobs deve essere almeno 1")
+            raise CommandError(gettext("--jobs deve essere almeno 1"))
         target = Path(options["directory"])
         try:
             target.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise CommandError(f"impossibile creare {target}: {exc.strerror}") from None
+            cannot = gettext("impossibile creare %(path)s: %(error)s")
+            raise CommandError(cannot % {"path": target, "error": exc.strerror}) from None
         formats = FORMATS if options["format"] == "all" else (options["format"],)
 
         ids = list(
@@ -131,19 +133,30 @@ class Command(BaseCommand):
                 written.extend(Path(p) for p in paths)
                 bar.show(i, Path(paths[0]).stem if paths else "")
         except OSError as exc:
-            raise CommandError(f"impossibile scrivere in {target}: {exc.strerror}") from None
+            cannot = gettext("impossibile scrivere in %(path)s: %(error)s")
+            raise CommandError(cannot % {"path": target, "error": exc.strerror}) from None
         base = classifica_basename(season.name)
         bar.show(len(ids), base)
         for kind in formats:  # the season's own Classifica, in its game's columns
-            written.append(
-                self._write(target / f"{base}.{kind}", classifica_document(season, kind))
-            )
-        bar.show(len(ids) + 1, "fatto")
+            with translation.override(lang):  # the club's, as the Verbali
+                content = classifica_document(season, kind)
+            written.append(self._write(target / f"{base}.{kind}", content))
+        bar.show(len(ids) + 1, gettext("fatto"))
         bar.close()
         elapsed = time.perf_counter() - started
+        done = gettext(
+            "%(count)s verbali e la classifica di %(season)s: %(files)s file in %(path)s "
+            "(%(seconds)s s)"
+        )
         self.stdout.write(
-            f"{len(ids)} verbali e la classifica di {season.name}: "
-            f"{len(written)} file in {target} ({elapsed:.1f} s)"
+            done
+            % {
+                "count": len(ids),
+                "season": season.name,
+                "files": len(written),
+                "path": target,
+                "seconds": f"{elapsed:.1f}",
+            }
         )
 
     @staticmethod
@@ -170,5 +183,5 @@ class Command(BaseCommand):
         try:
             path.write_bytes(content)
         except OSError as exc:
-            raise CommandError(f"impossibile scrivere {path}: {exc.strerror}") from None
+            raise cannot_write(path, exc) from None
         return path

@@ -1,4 +1,7 @@
-"""Fill an empty database with a living demo club (simulated card by card)."""
+"""Fill an empty database with a living demo club (simulated card by card).
+
+Its messages are in the reader's language (:mod:`._language`); the club's data in the club's
+(``LANGUAGE_CODE``), whoever seeds it."""
 
 from __future__ import annotations
 
@@ -10,14 +13,16 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from scoring import api
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed, simulated_season
 from scoring.demo_games import game_season
+from scoring.management.commands._language import ReaderCommand
 from scoring.models import Giornata, Player, Season
+from scoring.problem_text import engine_text
 from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.interchange import season_import
@@ -32,6 +37,13 @@ DEMO_GAMES = [
     ("ramino-101", "Ramino", 9, (5, 4, 3)),
 ]
 
+# each demo account's role, as the command names it to the reader
+ROLES = {
+    None: gettext_noop("amministratore"),
+    "Segretario": gettext_noop("Segretario"),
+    "Socio": gettext_noop("Socio"),
+}
+
 DEMO_USERS = [
     # username, password, group, superuser
     ("admin", "admin-kingclub", None, True),
@@ -40,27 +52,38 @@ DEMO_USERS = [
 ]
 
 
-class Command(BaseCommand):
-    help = "Create the demo club: members, users, a season of played turni and one in progress."
+class Command(ReaderCommand):
+    help = gettext_noop(
+        "Crea il circolo dimostrativo: soci, utenti, una stagione di turni giocati e uno in corso."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "--if-empty", action="store_true", help="do nothing if a season already exists"
+            "--if-empty",
+            action="store_true",
+            help=gettext("non fa nulla se esiste già una stagione"),
         )
-        parser.add_argument("--giornate", type=int, default=14)
-        parser.add_argument("--seed", type=int, default=2026)
+        parser.add_argument(
+            "--giornate", type=int, default=14, help=gettext("le giornate della stagione in corso")
+        )
+        parser.add_argument(
+            "--seed", type=int, default=2026, help=gettext("il seme della simulazione")
+        )
         parser.add_argument(
             "--today",
             type=dt.date.fromisoformat,
             default=None,
-            help="the date the demo's calendar ends at (default: today)",
+            help=gettext("la data a cui finisce il calendario (predefinita: oggi)"),
         )
 
     def handle(self, *args, **options) -> None:
         if options["if_empty"] and Season.objects.exists():
-            self.stdout.write("demo data not loaded: the database already has a season")
+            self.stdout.write(
+                gettext("circolo dimostrativo non caricato: il database ha già una stagione")
+            )
             return
-        with transaction.atomic():
+        # the club's data in the club's language, whatever the reader's
+        with translation.override(settings.LANGUAGE_CODE), transaction.atomic():
             self._users()
             # last season: the small season checked by hand (fixtures/season-hand.json),
             # played by the demo's own members
@@ -106,16 +129,22 @@ class Command(BaseCommand):
                 )
                 for code, game, size, tables in DEMO_GAMES
             ]
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"demo club loaded: {len(DEMO_MEMBERS)} members, season {season.name}, "
-                f"{len(doc['turni'])} closed turni and one in progress; "
-                + ", ".join(f"{s.name} ({s.system.label})" for s in others)
-            )
+        loaded = gettext(
+            "circolo dimostrativo caricato: %(members)s soci, stagione %(season)s, "
+            "%(turni)s turni chiusi e uno in corso; %(others)s"
         )
-        self.stdout.write("demo accounts (change them before real use):")
+        others_said = ", ".join(f"{s.name} ({engine_text(s.system.label)})" for s in others)
+        said = {
+            "members": len(DEMO_MEMBERS),
+            "season": season.name,
+            "turni": len(doc["turni"]),
+            "others": others_said,
+        }
+        self.stdout.write(self.style.SUCCESS(loaded % said))
+        self.stdout.write(gettext("account dimostrativi (da cambiare prima dell'uso reale):"))
         for username, password, group, _ in DEMO_USERS:
-            self.stdout.write(f"  {username} / {password}  ({group or 'amministratore'})")
+            role = gettext(ROLES[group])
+            self.stdout.write(f"  {username} / {password}  ({role})")
 
     def _users(self) -> None:
         User = get_user_model()
