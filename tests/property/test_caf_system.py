@@ -74,9 +74,9 @@ def test_the_caf_system_says_what_caf_s_ledger_stores_on_random_turni():
         results = caf.seat_results(caf.score_turno(rules, record))
         stored = Seat.objects.filter(turno=turno).select_related("player")
         assert {s.player.name: (s.total, s.place, s.ratio) for s in stored} == {
-            p: (r["total"], r["place"], r["score"]) for p, r in results.items()
+            p: (r["total"], r["place"], r["ratio"]) for p, r in results.items()
         }
-        assert all(isinstance(r["score"], Decimal) for r in results.values())
+        assert all(isinstance(r["ratio"], Decimal) for r in results.values())
 
 
 def test_ties_of_a_finished_turno_name_the_tied_players_in_seat_order():

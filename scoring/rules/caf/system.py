@@ -14,8 +14,8 @@ from typing import Any
 
 from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, Column, register
-from . import interchange
-from .records import TurnoRecord
+from . import fold, interchange
+from .records import SANCTION_CONTATORE, SeasonState, TurnoRecord
 from .ruleset import (
     SUIT_NAMES,
     TITLE_LABELS,
@@ -25,6 +25,7 @@ from .ruleset import (
     RuleSetError,
     caf,
 )
+from .season import check_giornate, play_season
 from .simulator import simulate_turno
 from .turno import check_smazzata, check_turno_header, progress_of, rank
 from .turno import score_turno as score_caf_turno
@@ -108,7 +109,16 @@ class CafSystem(BaseSystem):
         problems, _forced = check_smazzata(rules, head, record.smazzate[-1])
         return problems
 
-    def score_turno(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, Any]:
+    def score_turno(
+        self,
+        rules: RuleSet,
+        turno: Mapping[str, Any],
+        before: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The turno as ``kingscore`` writes it. Its series, titles and league points are those
+        of a season standing as ``before`` says after the giornata before the turno's (``{"series":
+        {player: code}, "streak": {player: Scudetti in a row}}``, SeasonState's dict; a player it
+        does not name starts at the rule set's start series); None: the season's first giornata."""
         doc = interchange.parse_document(
             {
                 "format": interchange.FORMAT,
@@ -118,21 +128,115 @@ class CafSystem(BaseSystem):
             },
             rules=rules,
         )
-        return interchange.output_document(interchange.score_document(doc))["turni"][0]
+        scorer = interchange.SeasonScorer(rules)
+        scores = [scorer.add(t) for t in doc.turni]
+        if scorer.problems:
+            raise RuleViolation(scorer.problems)
+        start = SeasonState.from_dict(before) if before is not None else None
+        season = play_season(rules, [], scorer.tables, start)
+        scored = interchange.ScoredDocument(doc, scores, season)
+        return interchange.output_document(scored)["turni"][0]
 
     def standing(
-        self, rules: RuleSet, roster: Sequence[str], turni: Sequence[Mapping[str, Any]]
+        self,
+        rules: RuleSet,
+        roster: Sequence[str],
+        turni: Sequence[Mapping[str, Any]],
+        start: Mapping[str, str] | None = None,
+        checkpoint: tuple[dt.date, Mapping[str, Any]] | None = None,
     ) -> list[dict[str, Any]]:
+        """The Classifica rows (``kingscore``'s keys, and ``titles``: every title's count) from
+        the season's recorded turni (input records, in date order): each turno scored, its seats
+        (:meth:`seat_results`) folded giornata by giornata (:mod:`.fold`). ``start``: the series
+        carried over from the season before; ``checkpoint``: ``(date, state)``, the fold's state
+        after the giornata of ``date`` (:meth:`standing_states`), so only the turni after it are
+        played again. RuleViolation lists every problem of the turni and the giornate."""
+        state = self.standing_start(rules, start) if checkpoint is None else checkpoint[1]
+        after = "" if checkpoint is None else checkpoint[0].isoformat()
+        states = self.standing_states(rules, [t for t in turni if str(t["date"]) > after], state)
+        return fold.rank(rules, roster, states[-1][1] if states else state)
+
+    def standing_start(self, rules: RuleSet, series: Mapping[str, str] | None = None) -> dict:
+        """The fold's state before the season's first giornata (:func:`.fold.start`)."""
+        return fold.start(rules, series)
+
+    def standing_states(
+        self,
+        rules: RuleSet,
+        turni: Sequence[Mapping[str, Any]],
+        state: Mapping[str, Any] | None = None,
+    ) -> list[tuple[dt.date, dict[str, Any]]]:
+        """The fold's state after each giornata of ``turni`` (input records, players by name),
+        from ``state`` (the season's start when None): the ledger's checkpoints."""
         doc = interchange.parse_document(
-            {
-                "format": interchange.FORMAT,
-                "ruleset": "caf",
-                "roster": list(roster),
-                "turni": list(turni),
-            },
-            rules=rules,
+            {"format": interchange.FORMAT, "ruleset": "caf", "turni": list(turni)}, rules=rules
         )
-        return interchange.output_document(interchange.score_document(doc))["classifica"]
+        scorer = interchange.SeasonScorer(rules)
+        scores = [scorer.add(t) for t in doc.turni]
+        problems = [*scorer.problems, *check_giornate(scorer.tables)]
+        if problems:
+            raise RuleViolation(problems)
+        by_date: dict[dt.date, list[dict[str, dict[str, Any]]]] = {}
+        for t, score in sorted(
+            zip(doc.turni, scores, strict=True), key=lambda ts: (ts[0].date, ts[0].number)
+        ):
+            assert t.date is not None and score.places is not None and score.ratios is not None
+            sanctioned = {s.player for s in t.sanctions if s.kind == SANCTION_CONTATORE}
+            by_date.setdefault(t.date, []).append(
+                {
+                    p: {
+                        "total": score.totals[p],
+                        "place": score.places[p],
+                        "extra": {
+                            "ratio": interchange.two(score.ratios[p]),
+                            "titles": [SANCTION_CONTATORE] if p in sanctioned else [],
+                        },
+                    }
+                    for p in t.players
+                }
+            )
+        out = []
+        now = dict(state) if state is not None else self.standing_start(rules)
+        for date, day in by_date.items():
+            now = self.standing_fold(now, day, rules=rules)
+            out.append((date, now))
+        return out
+
+    def standing_fold(
+        self,
+        state: Mapping[str, Any],
+        turni: Sequence[Mapping[str, Mapping[str, Any]]],
+        *,
+        rules: RuleSet | None = None,
+    ) -> dict[str, Any]:
+        """``state`` with ONE giornata played: its turni, each player key -> seat (``{"total",
+        "place", "extra"}`` as :meth:`seat_results` gives; a seat without a place: a turno still
+        open, whose players are excused). The ledger calls it once per giornata, in date order,
+        with the season's ``rules`` (the defaults when None). ``state`` is not changed."""
+        return fold.play(rules or caf(), state, turni)[0]
+
+    def standing_chain(self, state: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+        """The series and streaks of the fold's ``state``: :meth:`score_turno`'s ``before``."""
+        return fold.chain(state)
+
+    def giornata_outcomes(
+        self,
+        rules: RuleSet,
+        state: Mapping[str, Any],
+        turni: Sequence[Mapping[str, Mapping[str, Any]]],
+    ) -> list[dict[str, dict[str, Any]]]:
+        """What one giornata's closed turni (as :meth:`standing_fold` reads them) give each seat
+        from ``state``: series before and after, titles, league points (Decimal): what a
+        close or reopen rewrites on the seats of its giornata and of every later one."""
+        return fold.play(rules, state, turni)[1]
+
+    def standing_rank(
+        self, rules: RuleSet, roster: Sequence[str], state: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The Classifica rows from the fold's ``state`` with its players keyed by name (unlike
+        the other games' ``figures``: the absences need the season's giornate, which the state
+        counts)."""
+        return fold.rank(rules, roster, state)
 
     def score_document(self, data: Mapping[str, Any]) -> dict[str, Any]:
         return interchange.score_json(data)
@@ -184,14 +288,25 @@ class CafSystem(BaseSystem):
         return [sorted(group, key=seat.__getitem__) for group in tied]
 
     def seat_results(self, scored: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-        """Per player of a closed turno (:meth:`score_turno`): total, place and the ratio (the
-        turno's own figure; the league points come from the season's chained giornate)."""
+        """Per player of a closed turno (:meth:`score_turno`): total, place, the ratio (Decimal)
+        and the league points as ``score`` (Decimal: ratio + titles; the season's chain decides
+        the titles, see ``before``), and as stored (JSON) in ``extra``: penalità, ratio, series
+        before and after, titles (a Retrocessione per contatore among them is the sanction the
+        season fold reads back), league points."""
         return {
             p: {
                 "total": scored["totals"][p],
                 "place": scored["places"][p],
-                "score": Decimal(scored["ratios"][p]),
-                "extra": {"penalties": scored["penalties"][p], "ratio": scored["ratios"][p]},
+                "ratio": Decimal(scored["ratios"][p]),
+                "score": Decimal(scored["league_points"][p]),
+                "extra": {
+                    "penalties": scored["penalties"][p],
+                    "ratio": scored["ratios"][p],
+                    "series_before": scored["series_before"][p],
+                    "series_after": scored["series_after"][p],
+                    "titles": list(scored["titles"][p]),
+                    "league_points": scored["league_points"][p],
+                },
             }
             for p in scored["totals"]
         }
@@ -201,7 +316,16 @@ class CafSystem(BaseSystem):
         return {progress.dealer: "mazziere"} if progress.dealer and not progress.complete else {}
 
     def smazzata_keys(self, scored: Mapping[str, Any]) -> dict[str, Any]:
-        return {"game": scored["game"], "caller": scored["caller"]}
+        """What the counts ledger indexes of a deal (:meth:`score_running`'s smazzata): game,
+        caller, trump (None without one), forced, scazzata, cappotto (the player or None)."""
+        return {
+            "game": scored["game"],
+            "caller": scored["caller"],
+            "trump": scored.get("trump") or None,
+            "forced": scored["forced"],
+            "scazzata": scored["scazzata"],
+            "cappotto": scored["cappotto"],
+        }
 
     def describe(self, smazzata: Mapping[str, Any]) -> str:
         games = caf().games
@@ -218,15 +342,22 @@ class CafSystem(BaseSystem):
         return ", ".join(parts)
 
     def turno_columns(self) -> list[tuple[str, str]]:
-        return [("penalties", "Penalità"), ("ratio", "Rapporto")]
+        return [
+            ("penalties", gettext_noop("Penalità")),
+            ("ratio", gettext_noop("Rapporto")),
+            ("series_before", gettext_noop("Serie prima")),
+            ("series_after", gettext_noop("Serie dopo")),
+            ("titles", gettext_noop("Titoli")),
+            ("league_points", gettext_noop("Punti classifica")),
+        ]
 
     def standing_columns(self) -> list[tuple[str, str]]:
         return [
-            ("league_points", "Punti classifica"),
-            ("series", "Serie"),
-            ("turni", "Turni"),
-            ("absences", "Assenze"),
-            ("scudetti", "Scudetti"),
+            ("league_points", gettext_noop("Punti classifica")),
+            ("series", gettext_noop("Serie")),
+            ("turni", gettext_noop("Turni")),
+            ("absences", gettext_noop("Assenze")),
+            ("scudetti", gettext_noop("Scudetti")),
         ]
 
     classifica_notes = (
