@@ -23,7 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.http import Http404
+
+from scoring.problem_text import localized
 from scoring.rules.numbers import typed_int_or_none
+from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 
 
 @dataclass(frozen=True)
@@ -38,11 +42,38 @@ class Reading:
     asked: bool = False
 
 
-def deal_to_correct(raw: str | None, played: int) -> int:
-    """The deal to correct, as asked (``k`` typed in ASCII digits, among the ``played`` ones);
-    the last one otherwise (empty, "²", "٢", "1_1", text, a deal not played)."""
-    number = typed_int_or_none(raw)
-    return number if number is not None and 1 <= number <= played else played
+DEAL_NOT_A_NUMBER = gettext_noop("il numero della smazzata va scritto in cifre")
+DEAL_NOT_PLAYED = gettext_noop("la smazzata %(number)s non esiste: il turno ne ha %(played)s")
+
+
+def deal_number(raw: object, played: int) -> int | None:
+    """The one reader of a recorded deal's number as a form or an address gives it (the
+    correction's ``correggi``/``numero``, the undo's ``number``): None when none is given
+    (empty); one of the ``played`` deals, typed in ASCII digits; otherwise a
+    :class:`RuleViolation` naming the field ``number``: ``DEAL_NUMBER`` for what is not a number
+    ("abc", "²", "٢", "1_0", thousands of digits), ``DEAL_NOT_PLAYED`` for 0, a negative number
+    or a deal beyond the last."""
+    text = "" if raw is None else str(raw).strip()
+    if not text:
+        return None
+    number = typed_int_or_none(text, signed=True)
+    if number is None:
+        raise RuleViolation([Problem.said("DEAL_NUMBER", DEAL_NOT_A_NUMBER, field="number")])
+    if not 1 <= number <= played:
+        said = {"number": number, "played": played}
+        raise RuleViolation(
+            [Problem.said("DEAL_NOT_PLAYED", DEAL_NOT_PLAYED, said, field="number")]
+        )
+    return number
+
+
+def deal_asked(raw: object, played: int) -> int | None:
+    """:func:`deal_number` where an address names the deal (``?correggi=k``): what names no deal
+    of this turno is not found (404, with the reader's message)."""
+    try:
+        return deal_number(raw, played)
+    except RuleViolation as exc:
+        raise Http404(localized(exc.problems[0]).message) from None
 
 
 def parts(folder: str, entry: str, close: str, results: str, rows: str) -> dict[str, str]:

@@ -27,7 +27,7 @@ from scoring.rules.problems import Problem
 from scoring.rules.systems import GameSystem
 from scoring.selectors import TurnoState, turno_state, turno_state_of
 from scoring.verbale import game_label, verbale
-from scoring.views.entry import Reading, deal_to_correct, parts
+from scoring.views.entry import Reading, deal_asked, parts
 
 T = "scoring/segreteria/"
 # the parts of the one live screen (segreteria/_live.html) for a deal entered with this form
@@ -384,9 +384,9 @@ def refresh(request: HttpRequest, pk: int, screen: Callable[..., HttpResponse]) 
     """The smazzata fields for the chosen chiamante/game (htmx refresh; plain GET works too)."""
     state = state_of(pk)
     correcting = None
-    if request.GET.get("correggi") and state.record.smazzate:
+    if request.GET.get("correggi"):  # the deal on the form (404 if it names none)
         asked = request.GET.get("number") or request.GET.get("correggi")
-        correcting = deal_to_correct(asked, len(state.record.smazzate))
+        correcting = deal_asked(asked, len(state.record.smazzate))
     if not state.turno.is_open or (state.progress.complete and not correcting):
         if request.htmx:  # never swap a whole page into the fields: reload it instead
             return HttpResponseClientRefresh()

@@ -21,7 +21,7 @@ from scoring.problem_text import engine_text, localized_all
 from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.selectors_games import game_record, game_turni
-from scoring.views.entry import Reading, parts
+from scoring.views.entry import Reading, deal_asked, parts
 
 T = "scoring/games/"
 # the parts of the one live screen (segreteria/_live.html) for a deal entered as declared fields
@@ -353,16 +353,10 @@ def _names(entry: Sequence[Field] | None) -> set[str]:
 
 
 def correggi(data: Mapping[str, Any], played: int) -> int | None:
-    """The smazzata to correct (``correggi``, a number typed in ASCII digits) among the ``played``
-    ones; None when not asked. Anything else (a smazzata not recorded, ``999999``, twenty digits,
-    ``²``) is no smazzata of this turno: 404, never an IndexError."""
-    raw = str(data.get("correggi") or "").strip()
-    if not raw:
-        return None
-    number = typed_int_or_none(raw)
-    if number is None or not 1 <= number <= played:
-        raise Http404("smazzata inesistente")
-    return number
+    """The smazzata to correct (``correggi``) among the ``played`` ones; None when not asked.
+    Anything else (a smazzata not recorded, ``999999``, twenty digits, ``²``) is no smazzata of
+    this turno: 404, never an IndexError (:func:`~scoring.views.entry.deal_asked`)."""
+    return deal_asked(data.get("correggi"), played)
 
 
 def post_data(request: HttpRequest) -> dict[str, Any]:

@@ -33,10 +33,9 @@ from scoring.forms import (
     SanctionForm,
     TurnoStartForm,
 )
-from scoring.models import Penalita, Player, Sanction, Season, Seat, Turno
+from scoring.models import Penalita, Player, Sanction, Season, Seat, Smazzata, Turno
 from scoring.permissions import segretario_required
 from scoring.problem_text import localized
-from scoring.rules.numbers import typed_int_or_none
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import GameSystem, get_system
 from scoring.selectors import current_season
@@ -45,7 +44,7 @@ from scoring.services.locks import retry_once
 from scoring.services.preview import close_preview, is_backdated
 from scoring.views import entry_calls, entry_fields
 from scoring.views.confirm import CLOSE_REQUESTED
-from scoring.views.entry import deal_to_correct
+from scoring.views.entry import deal_number
 from scoring.views.entry_fields import correggi
 
 T = "scoring/segreteria/"
@@ -309,7 +308,12 @@ def turno_correct(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(_live_url(pk))
     data = request.GET if request.method == "GET" else request.POST
     asked = data.get("numero") or data.get("correggi") or data.get("number")
-    number = deal_to_correct(asked, played)
+    try:
+        number = deal_number(asked, played) or played  # the last one when none is asked
+    except RuleViolation as exc:  # nothing corrected: the live screen says why
+        for m in _messages_of(exc):
+            messages.error(request, m)
+        return redirect(_live_url(pk))
     if request.method == "GET":
         return _screen(request, pk, system=turno.season.system, correcting=number)
     return _save(request, turno, number)
@@ -341,12 +345,11 @@ def turno_preview(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def turno_undo(request: HttpRequest, pk: int) -> HttpResponse:
     _system(pk)  # 404 for an unknown turno
-    raw = request.POST.get("number") or request.POST.get("numero") or ""
-    # a smazzata's number in ASCII digits; anything else ("²", "٢", thousands of digits) is none
-    number = typed_int_or_none(raw) if raw.strip() else None
-    if raw.strip() and number is None:
-        number = 0
+    raw = request.POST.get("number") or request.POST.get("numero")
+    played = Smazzata.objects.filter(turno_id=pk).count()
     try:
+        # the deal meant, read as every deal number is; with none played the ledger says so
+        number = deal_number(raw, played) if played else None
         done = api.smazzata_undo(turno=pk, number=number, user=request.user)
     except RuleViolation as exc:
         return _refused(request, pk, errors=_messages_of(exc))
