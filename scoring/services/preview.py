@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, Max, Subquery, Sum
+from django.db.models import Count, Max, Sum
 
 from scoring import formatting
 from scoring.models import Absence, Enrollment, Giornata, Sanction, Seat, Standing, Turno
@@ -96,37 +96,6 @@ def is_backdated(season_id: int, date: dt.date) -> dt.date | None:
     """The last closed giornata when ``date`` comes before it (a back-dated turno), else None."""
     last = last_closed_giornata(season_id)
     return last if last is not None and date < last else None
-
-
-def classifica_header(season) -> tuple[dt.date | None, Turno | None]:
-    """The date the Classifica is up to (its last closed giornata) and, when the season's most
-    recent close was a back-dated turno that replayed it, that turno: one query, over the
-    season's giornate (a giornata has its ``lowest`` once a turno of it is closed) and the
-    index of the most recent close, never a scan of the season's turni."""
-    last = (
-        Giornata.objects.filter(season=season, lowest__isnull=False)
-        .order_by("-date")
-        .values("date")[:1]
-    )
-    newest = (
-        Turno.objects.filter(season=season, status=Turno.CHIUSO, closed_at__isnull=False)
-        .order_by("-closed_at", "-pk")
-        .values("pk")[:1]
-    )
-    latest = (
-        Turno.objects.filter(pk=Subquery(newest))
-        .select_related("giornata")
-        .annotate(last=Subquery(last))
-        .first()
-    )
-    if latest is None:
-        return None, None
-    return latest.last, latest if latest.giornata.date < latest.last else None
-
-
-def last_backdated_close(season) -> Turno | None:
-    """The season's most recent close, when it was a back-dated turno; None otherwise."""
-    return classifica_header(season)[1]
 
 
 def _label(date: dt.date, number: int) -> str:

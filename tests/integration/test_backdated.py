@@ -13,8 +13,9 @@ from django.urls import reverse
 from scoring.models import Absence, Player, Season, Seat, Standing, TitleAward, Turno
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
-from scoring.services.preview import close_preview, is_backdated, last_backdated_close
+from scoring.services.preview import close_preview, is_backdated
 from scoring.services.turni import smazzata_record, turno_close, turno_start
+from scoring.verbale import classifica_dates
 
 TABLE = ["Anna", "Bruno", "Carla", "Dario"]  # Elena stays home
 BACK = dt.date(2026, 9, 7)  # between the first giornata (4 Sept) and the second (11 Sept)
@@ -159,7 +160,7 @@ def test_close_of_a_backdated_turno_shows_the_changes_and_asks(segretario_client
 
     # the Classifica's header follows: the season was replayed from 7 September
     page = segretario_client.get(reverse("scoring:home")).content.decode()
-    assert last_backdated_close(season).pk == turno.pk
+    assert classifica_dates(season) == (dt.date(2026, 9, 18), turno)
     assert f'data-backdated="{turno.pk}"' in page
     assert "turno retrodatato al 7 settembre 2026" in page.lower()
 
@@ -192,4 +193,4 @@ def test_close_of_a_current_turno_needs_no_confirmation(segretario_client, seaso
     assert Turno.objects.get(pk=turno.pk).status == Turno.CHIUSO
     page = segretario_client.get(reverse("scoring:home")).content.decode()
     assert "data-backdated" not in page
-    assert last_backdated_close(season) is None
+    assert classifica_dates(season) == (dt.date(2026, 9, 25), None)
