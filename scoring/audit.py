@@ -94,7 +94,7 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     names = {pk: name for pk, _, name in seated}
     by_seat = {position: name for _, position, name in seated}
     system = turno.season.system
-    generic = turno.season.is_generic  # a game of its own system, not C.A.F.
+    chosen_by = _(system.deal_chosen_by)  # "NJ, chiamante Anna", "Grand, Bruno"
 
     def shown(field: str, value: Any) -> Any:  # a record names players by seat: show names
         if field == "record" and value:
@@ -105,12 +105,8 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     for h in sm_hist:
         game = formatting.season_game(turno.season, h.game)
         caller = names.get(h.caller_id, h.caller_id)
-        if h.caller_id is None:
-            detail = game
-        elif generic:  # the chooser, declarer or closer of the deal
-            detail = f"{game}, {caller}"
-        else:
-            detail = _("%(game)s, chiamante %(caller)s") % {"game": game, "caller": caller}
+        # the game and its caller, chooser, declarer or closer
+        detail = game if h.caller_id is None else chosen_by % {"game": game, "caller": caller}
         if h.history_type == "~":
             detail = _changes(h, shown) or detail
         entries.append(

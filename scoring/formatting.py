@@ -26,18 +26,11 @@ from django.utils.dates import MONTHS, WEEKDAYS
 from django.utils.formats import get_format, number_format
 from django.utils.translation import get_language, gettext, gettext_lazy
 
+from scoring.rules.caf.ruleset import GAME_TEXT, SUIT_SYMBOLS  # how the club writes its games
+
 MINUS = "−"  # U+2212, the typographic minus sign
 DASH = "—"  # a missing value
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset({"H", "D"})
-# How the club writes each game; a suit in the code becomes its symbol after the text.
-GAME_TEXT: dict[str, tuple[str, str]] = {  # code -> (text, suit shown after the text)
-    "NQS": ("NQ", "S"),
-    "NH": ("N", "H"),
-    "DOMINO": ("Domino", ""),
-    "SEMPLICE": ("Semplice", ""),
-    "BRISCOLA": ("Briscola", ""),
-}
 LEAGUE_POINTS = gettext_lazy("Punti classifica")
 SPAREGGIO = gettext_lazy("per spareggio, carta più alta")
 # languages that write month and weekday names in lower case
@@ -226,10 +219,11 @@ def game_parts(code: str) -> tuple[str, str]:
 
 def season_game(season: Any, code: str) -> str:
     """A smazzata's game as people read it in ``season``: its game system's name for the code
-    (``Asta``, ``Passato``) in the active language, C.A.F.'s label (``NJ``, ``Domino``)."""
-    if season.is_generic:
-        return gettext(season.system.game_name(code))
-    return game_label(code)
+    (``Asta``, ``Passato``; C.A.F.'s ``NJ``, ``Domino``), in the active language where the
+    system's names are translated."""
+    system = season.system
+    name = system.game_name(code)
+    return gettext(name) if system.game_names_translated else name
 
 
 def game_label(code: str, trump: str | None = "") -> str:

@@ -316,6 +316,13 @@ class BaseSystem:
 
     #: the names of the game codes (see :meth:`game_name`)
     game_names: Mapping[str, str] = {}
+    #: the names are said in the reader's language (marked for translation); False: they are
+    #: the club's own abbreviations, printed as written in every language (C.A.F.'s ``NQ♠``,
+    #: ``Briscola``)
+    game_names_translated: bool = True
+    #: a deal's game and the player who chose it (caller, declarer, closer), as the audit trail
+    #: describes it (marked for translation): ``%(game)s`` and ``%(caller)s``
+    deal_chosen_by: str = "%(game)s, %(caller)s"
 
     def sheet(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any] | None:
         """The system's own sheet of a turno for the Verbale; None for a system without one."""

@@ -55,6 +55,15 @@ COUNT_UNITS = {
 SUITS = ("S", "H", "D", "C")
 SUIT_NAMES = {"S": "picche", "H": "cuori", "D": "quadri", "C": "fiori"}  # the Verbale's words
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# How the club writes each game where not by its code: code -> (text, suit shown after the text
+# as its symbol): ``NQ♠``, ``N♥``, ``Domino``; never translated
+GAME_TEXT: dict[str, tuple[str, str]] = {
+    "NQS": ("NQ", "S"),
+    "NH": ("N", "H"),
+    "DOMINO": ("Domino", ""),
+    "SEMPLICE": ("Semplice", ""),
+    "BRISCOLA": ("Briscola", ""),
+}
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 
 TITLE_ORDER = (

@@ -17,7 +17,9 @@ from ..systems import BaseSystem, Column, register
 from . import fold, interchange
 from .records import SANCTION_CONTATORE, SeasonState, TurnoRecord
 from .ruleset import (
+    GAME_TEXT,
     SUIT_NAMES,
+    SUIT_SYMBOLS,
     TITLE_LABELS,
     TITLE_ORDER,
     TITLE_SHORT,
@@ -59,6 +61,12 @@ class CafSystem(BaseSystem):
     direction = "counterclockwise"  # SPEC §3.1
 
     entry_form = "calls"  # the chiamante, the games still open to them, the counts (SPEC §3.2)
+    # the games as the club writes them, in every language: NJ, NQ♠, N♥, Domino, Briscola
+    game_names = {
+        code: text + SUIT_SYMBOLS.get(suit, "") for code, (text, suit) in GAME_TEXT.items()
+    }
+    game_names_translated = False
+    deal_chosen_by = gettext_noop("%(game)s, chiamante %(caller)s")
 
     @staticmethod
     def count_check(rules: RuleSet, step: Mapping[str, Any], seats: int) -> dict[str, Any]:
