@@ -685,6 +685,10 @@ class PlayerFigures(models.Model):
     # the league points of each giornata played, by date: the member's line of the chart
     played = models.JSONField(_("punti per giornata giocata"), default=dict, blank=True)
     line = models.JSONField(_("andamento in classifica"), null=True, blank=True)
+    # the checkpoint a close or reopen sums from: ``figures`` over the closed turni before
+    # ``base_date`` only (None: none kept yet, the next refresh sums every closed turno)
+    base_date = models.DateField(_("cifre contate fino al"), null=True, blank=True)
+    base = models.JSONField(_("cifre prima di quella data"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("cifre di un giocatore")

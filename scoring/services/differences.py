@@ -50,6 +50,7 @@ WORDS = {
     "cappotto": pgettext_lazy("check_ledger", "cappotto"),
     "cifre del giocatore": pgettext_lazy("check_ledger", "cifre del giocatore"),
     "cifre della stagione": pgettext_lazy("check_ledger", "cifre della stagione"),
+    "cifre prima della data": pgettext_lazy("check_ledger", "cifre prima della data"),
     "classifica": pgettext_lazy("check_ledger", "classifica"),
     "esito di un turno aperto": pgettext_lazy("check_ledger", "esito di un turno aperto"),
     "giocatori seduti non iscritti": pgettext_lazy("check_ledger", "giocatori seduti non iscritti"),

@@ -96,6 +96,21 @@ def _check_player_figures(
         for name, (lp, _n, _titles) in day.items():
             played[name][d] = lp
     lines = {}
+    bases: dict[tuple[str, dt.date], dict] = {}  # (player, date) -> figures before that date
+
+    def base(name: str, before: dt.date) -> dict:
+        if (name, before) not in bases:
+            mine = season_figures()
+            for turno in turni:
+                score = scores.get(turno.pk)
+                if score is not None and turno.giornata.date < before:
+                    figures = score.player_figures().get(name)
+                    if figures is not None:
+                        assert score.places is not None
+                        add_figures(mine, score.places[name], figures)
+            bases[(name, before)] = mine
+        return bases[(name, before)]
+
     for place, row in ranked:
         expected.add(row.player)
         if place <= CHART_LEADERS:
@@ -103,18 +118,25 @@ def _check_player_figures(
             start, points = league_line(dates, played[row.player], absent)
             lines[row.player] = {"start": start, "points": points}
     stored = {
-        name: (mine, kept, line)
-        for name, mine, kept, line in PlayerFigures.objects.filter(season=season).values_list(
-            "player__name", "figures", "played", "line"
-        )
+        name: (mine, kept, line, base_date, stored_base)
+        for name, mine, kept, line, base_date, stored_base in PlayerFigures.objects.filter(
+            season=season
+        ).values_list("player__name", "figures", "played", "line", "base_date", "base")
     }
     for name in sorted(set(stored) | set(expected)):
         where = said(gettext_noop("cifre del giocatore, %(player)s"), player=name)
         if name not in stored or name not in expected:
             out.compare(where, "riga", name in stored, name in expected)
             continue
-        mine, kept, line = stored[name]
+        mine, kept, line, base_date, stored_base = stored[name]
         out.compare(where, "cifre della stagione", mine, figures[name])
+        if base_date is not None:  # the checkpoint a close sums from (None: none yet)
+            out.compare(
+                where,
+                "cifre prima della data",
+                (base_date, stored_base),
+                (base_date, base(name, base_date)),
+            )
         out.compare(
             where,
             "punti per giornata giocata",

@@ -211,18 +211,25 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
     """
     rules = season.ruleset
     # the states after each giornata are large (every member): load only the one needed
-    giornate = list(Giornata.objects.filter(season=season).order_by("date").defer("state_after"))
+    giornate_qs = Giornata.objects.filter(season=season).order_by("date").defer("state_after")
     start = season_start_state(season)  # the series carried over from the season before
+    base = None
     if since is not None:
         # start from the state after the last earlier giornata that has a closed turno: a
         # giornata holding only open turni has no state of its own (``state_after`` is empty
-        # until a recompute passes it), so it is replayed too, never read
-        base = [g for g in giornate if g.date < since and g.lowest is not None]
-        if base:
-            giornate = [g for g in giornate if g.date > base[-1].date]
-            start = Giornata.load_state(
-                Giornata.objects.filter(pk=base[-1].pk).values_list("state_after", flat=True).get()
-            )
+        # until a recompute passes it), so it is replayed too, never read; the giornate before
+        # it are not read at all
+        base = (
+            Giornata.objects.filter(season=season, date__lt=since, lowest__isnull=False)
+            .order_by("-date")
+            .values_list("date", "state_after")
+            .first()
+        )
+    if base is not None:
+        giornate = list(giornate_qs.filter(date__gt=base[0]))
+        start = Giornata.load_state(base[1])
+    else:
+        giornate = list(giornate_qs)
     if not giornate:
         standings_refresh(season=season)
         return
@@ -327,7 +334,7 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
         ["giornata", "season", "player", "league_points"],
         sorted((g, season.pk, p, lp) for (g, p), lp in wanted.items()),
     )
-    standings_refresh(season=season)
+    standings_refresh(season=season, since=first if since is not None else None)
 
 
 def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:
@@ -358,20 +365,25 @@ def seasons_of_player_bump(*, player_id: int) -> None:
     Season.objects.filter(enrollments__player_id=player_id).update(version=F("version") + 1)
 
 
-def seat_figures_fill(*, season: Season) -> set[int]:
+def seat_figures_fill(*, season: Season, since: dt.date | None = None) -> set[int]:
     """Store on every closed seat that lacks them the player's figures of that turno: calls,
     forced calls, scazzate, cappotti and, per game, points and smazzate (``Seat.extra``), so the
     player page reads them instead of scanning the season's smazzate. A close, a reopen (which
     clears them) and a rescore leave only their own turno's seats to fill; an import, all.
     Three grouped queries over the stored smazzate (the engine's output, replayed by
     ``check_ledger``) of those turni only, :data:`FILL_BATCH` turni at a time. Returns the
-    players whose seats were filled."""
-    return fill_seat_figures(season.pk, Seat, Smazzata, Result, Turno.CHIUSO)
+    players whose seats were filled. ``since``: only the turni of the giornate from that date
+    on (a close or reopen replays those; the seats before it were filled when they closed)."""
+    return fill_seat_figures(season.pk, Seat, Smazzata, Result, Turno.CHIUSO, since=since)
 
 
-def fill_seat_figures(season_id: int, seat_model, smazzata_model, result_model, closed) -> set[int]:
+def fill_seat_figures(
+    season_id: int, seat_model, smazzata_model, result_model, closed, since: dt.date | None = None
+) -> set[int]:
     """:func:`seat_figures_fill` on the given models (the migration passes its historical ones)."""
     empty = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed, extra={})
+    if since is not None:
+        empty = empty.filter(turno__giornata__date__gte=since)
     seats: dict[int, dict[tuple[int, int], int]] = {}  # turno -> (turno, player) -> seat
     for pk, t, p in empty.order_by().values_list("pk", "turno_id", "player_id"):
         seats.setdefault(t, {})[(t, p)] = pk
@@ -430,20 +442,50 @@ FEW_PLAYERS = 500  # more ids than this are not sent to the database in one IN (
 
 
 def player_figures_sum(
-    season_id: int, player_ids: Iterable[int], seat_model, closed
-) -> dict[int, tuple[dict, dict[str, str]]]:
+    season_id: int,
+    player_ids: Iterable[int],
+    seat_model,
+    closed,
+    *,
+    since: dt.date | None = None,
+    kept: dict[int, tuple[dict[str, str], dt.date | None, dict | None]] | None = None,
+) -> dict[int, list]:
     """Each player's :func:`season_figures`, summed over their closed seats' stored figures (a
-    close's :func:`seat_figures_fill`), and the league points of each giornata they played
-    (``{"2026-10-02": "3.50"}``); read in chunks, so an import's whole season is never in
-    memory at once."""
-    out: dict[int, tuple[dict, dict[str, str]]] = {
-        pid: (season_figures(), {}) for pid in player_ids
-    }
+    close's :func:`seat_figures_fill`), the league points of each giornata they played
+    (``{"2026-10-02": "3.50"}``) and their new checkpoint (:class:`PlayerFigures`'s
+    ``base_date`` and ``base``): ``[figures, played, base_date, base]``.
+
+    ``since`` is the first giornata a close or reopen replayed, ``kept`` (player -> (played,
+    base_date, base)) their stored rows: a player whose checkpoint lies at or before ``since``
+    is summed from it, over their closed seats from its date on (a close on the last giornata:
+    its own turno's seats), the giornate before ``since`` played as kept; the others over every
+    closed seat, read in chunks (an import's whole season is never in memory at once). The new
+    checkpoint is ``since`` (without it, the player's last giornata played)."""
+    kept = kept or {}
+    out: dict[int, list] = {}
+    start: dict[int, dt.date] = {}  # players summed from their checkpoint
+    whole: list[int] = []  # players summed over every closed seat
+    before = None if since is None else since.isoformat()
+    for pid in player_ids:
+        played, base_date, base = kept.get(pid, ({}, None, None))
+        if since is not None and base is not None and base_date is not None and base_date <= since:
+            start[pid] = base_date
+            kept_days = {d: lp for d, lp in played.items() if d < before}
+            out[pid] = [_figures_copy(base), kept_days, since, _figures_copy(base)]
+        else:
+            whole.append(pid)
+            out[pid] = [season_figures(), {}, since, season_figures()]
+    if not out:
+        return out
     seats = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed)
-    if len(out) <= FEW_PLAYERS:  # a close: those players' seats only
-        seats = seats.filter(player_id__in=list(out))
+    if len(whole) <= FEW_PLAYERS:  # a close: those players' seats only, from the checkpoints
+        mine = Q(player_id__in=whole)
+        for pid, date in start.items():
+            mine |= Q(player_id=pid, turno__giornata__date__gte=date)
+        seats = seats.filter(mine)
     # else an import or a rescore: every closed seat of the season, the others skipped here (a
     # roster of a million names would pass SQLite's limit of variables in one query)
+    last: dict[int, tuple[dt.date, list]] = {}  # without since: each player's last giornata
     for pid, place, figures, date, lp in (
         seats.order_by()
         .values_list("player_id", "place", "extra", "turno__giornata__date", "league_points")
@@ -451,11 +493,35 @@ def player_figures_sum(
     ):
         if pid not in out:
             continue
-        mine, played = out[pid]
-        add_figures(mine, place, figures)
+        row = out[pid]
+        add_figures(row[0], place, figures)
+        if since is None:  # the checkpoint: everything before the player's last giornata
+            day, seen = last.get(pid, (date, []))
+            if date > day:
+                for earlier in seen:
+                    add_figures(row[3], *earlier)
+                day, seen = date, []
+            if date == day:
+                seen.append((place, figures))
+            else:
+                add_figures(row[3], place, figures)
+            last[pid] = (day, seen)
+        elif date < since:  # between the old checkpoint and the new one
+            add_figures(row[3], place, figures)
+            if pid in start:  # its league points are kept
+                continue
         day = date.isoformat()
-        played[day] = str(Decimal(played.get(day, 0)) + (lp or 0))
+        row[1][day] = str(Decimal(row[1].get(day, 0)) + (lp or 0))
+    for pid, row in out.items():
+        if since is None:
+            row[2] = last[pid][0] if pid in last else None
+            row[3] = row[3] if pid in last else None
     return out
+
+
+def _figures_copy(figures: dict) -> dict:
+    """A :func:`season_figures` to add to, apart from the one it copies."""
+    return {**figures, "games": {code: list(n) for code, n in figures["games"].items()}}
 
 
 def league_lines(
@@ -488,13 +554,16 @@ def league_lines(
 def _figures_create(
     model, season_id: int, player_ids: Iterable[int], figures: dict, lines: dict
 ) -> None:
-    """New :class:`PlayerFigures` rows: each player's figures and points per giornata
-    (:func:`player_figures_sum`) and line (:func:`league_lines`, leaders only)."""
-    insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
-        model,
-        ["season", "player", "figures", "played", "line"],
-        ((season_id, pid, *figures[pid], lines.get(pid)) for pid in player_ids),
-    )
+    """New :class:`PlayerFigures` rows: each player's figures, points per giornata and
+    checkpoint (:func:`player_figures_sum`) and line (:func:`league_lines`, leaders only)."""
+    columns = ["season", "player", "figures", "played", "base_date", "base", "line"]
+    if not any(f.name == "base" for f in model._meta.fields):
+        # migration 0013's model, from before the checkpoints (0017 adds them, empty)
+        rows = ((season_id, pid, *figures[pid][:2], lines.get(pid)) for pid in player_ids)
+        columns = ["season", "player", "figures", "played", "line"]
+    else:
+        rows = ((season_id, pid, *figures[pid], lines.get(pid)) for pid in player_ids)
+    insert_rows(model, columns, rows)  # plain rows: no model instance each (100,000 members)
 
 
 def player_figures_fill(
@@ -518,14 +587,39 @@ def player_figures_fill(
     _figures_create(figures_model, season_id, missing, figures, lines)
 
 
+def player_figures_checkpoints_fill(season_id: int, figures_model, seat_model, closed) -> None:
+    """The checkpoint (``base_date``, ``base``) of every :class:`PlayerFigures` row of a season
+    that has none, from the stored seats (what :func:`player_figures_sum` keeps after an
+    import): migration 0017 passes its historical models. The figures, points and lines are
+    left as they are."""
+    rows = dict(
+        figures_model.objects.filter(season_id=season_id, base_date__isnull=True).values_list(
+            "player_id", "pk"
+        )
+    )
+    for ids in batched(sorted(rows), FEW_PLAYERS):
+        summed = player_figures_sum(season_id, ids, seat_model, closed)
+        update_rows(
+            figures_model,
+            ["base_date", "base"],
+            [(*summed[pid][2:], rows[pid]) for pid in ids if summed[pid][2] is not None],
+        )
+
+
 def player_figures_refresh(
-    season: Season, roster: set[int], filled: set[int], leaders: list[int]
+    season: Season,
+    roster: set[int],
+    filled: set[int],
+    leaders: list[int],
+    since: dt.date | None = None,
 ) -> None:
     """Keep the roster's :class:`PlayerFigures` in step with a refresh of the Classifica:
     the figures summed again only for the players whose closed seats may have changed (seats
     just filled, seats at an open turno, which a reopen leaves) or who have none yet (an
-    import, a new enrollment); a line for each of the ``leaders``, none for the others. A close
-    writes a handful of rows, not the roster's."""
+    import, a new enrollment), from their checkpoint when it lies before ``since``, the first
+    giornata replayed (:func:`player_figures_sum`); a line for each of the ``leaders``, none
+    for the others. A close writes a handful of rows, not the roster's, and reads the seats
+    of its own giornata on, not the season's."""
     kept = {
         pid: (pk, line is not None)
         for pk, pid, line in PlayerFigures.objects.filter(season=season)
@@ -539,19 +633,34 @@ def player_figures_refresh(
         )
     )
     stale = {pid for pid in roster if pid in filled or pid in at_open or pid not in kept}
-    figures = player_figures_sum(season.pk, stale, Seat, Turno.CHIUSO)
-    # the leaders' lines from the league points of the giornate they played, as kept
-    played = {pid: figures[pid][1] for pid in leaders if pid in figures}
-    played.update(
-        PlayerFigures.objects.filter(
-            season=season, player_id__in=[pid for pid in leaders if pid not in played]
-        ).values_list("player_id", "played")
+    # the stored rows read: the stale players' checkpoints (a close: its turno's players) and
+    # the leaders' points per giornata, for their lines
+    resumed = stale & set(kept) if since is not None and len(stale) <= FEW_PLAYERS else set()
+    stored = dict(
+        (pid, (played, base_date, base))
+        for pid, played, base_date, base in PlayerFigures.objects.filter(
+            season=season, player_id__in=sorted(resumed | (set(leaders) - stale))
+        ).values_list("player_id", "played", "base_date", "base")
     )
+    figures = player_figures_sum(
+        season.pk,
+        stale,
+        Seat,
+        Turno.CHIUSO,
+        since=since,
+        kept={pid: stored[pid] for pid in resumed if pid in stored},
+    )
+    # the leaders' lines from the league points of the giornate they played, as kept
+    played = {
+        pid: figures[pid][1] if pid in figures else stored[pid][0]
+        for pid in leaders
+        if pid in figures or pid in stored
+    }
     lines = league_lines(season.pk, played, Absence, Giornata)
     _figures_create(PlayerFigures, season.pk, sorted(stale - set(kept)), figures, lines)
     update_rows(
         PlayerFigures,
-        ["figures", "played", "line"],
+        ["figures", "played", "base_date", "base", "line"],
         [(*figures[pid], lines.get(pid), kept[pid][0]) for pid in sorted(stale & set(kept))],
     )
     # the others: a new line for a leader, none any more for who was one
@@ -571,11 +680,12 @@ GAME_STANDING_COLUMNS = (
 
 
 @transaction.atomic
-def standings_refresh(*, season: Season) -> None:
+def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata), the
     per-turno figures of the seats closed since the last refresh, and what the player page
-    reads of the season (:func:`player_figures_refresh`)."""
-    filled = seat_figures_fill(season=season)
+    reads of the season (:func:`player_figures_refresh`). ``since``: the first giornata that
+    a close or reopen replayed (None: any may have changed)."""
+    filled = seat_figures_fill(season=season, since=since)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
     players = dict(
@@ -606,7 +716,7 @@ def standings_refresh(*, season: Season) -> None:
             for place, row in rank_classifica(_without(r, last_day.get(r.player)) for r in rows)
         }
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
-    player_figures_refresh(season, set(players.values()), filled, leaders)
+    player_figures_refresh(season, set(players.values()), filled, leaders, since)
     Standing.objects.filter(season=season).delete()
     insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
         Standing,

@@ -436,7 +436,9 @@ def test_a_close_sums_again_the_figures_of_its_players_only(season, monkeypatch)
     monkeypatch.setattr(
         season_services,
         "player_figures_sum",
-        lambda season_id, ids, *rest: asked.append(set(ids)) or summed(season_id, ids, *rest),
+        lambda season_id, ids, *rest, **kw: (
+            asked.append(set(ids)) or summed(season_id, ids, *rest, **kw)
+        ),
     )
     turno_close(turno=turno)
     seated = set(turno.seats.values_list("player_id", flat=True))
@@ -444,6 +446,38 @@ def test_a_close_sums_again_the_figures_of_its_players_only(season, monkeypatch)
     after = dict(PlayerFigures.objects.filter(season=season).values_list("player_id", "figures"))
     assert set(after) == set(before)
     assert {pid for pid in after if after[pid] != before[pid]} == seated
+
+
+def test_a_close_sums_its_players_figures_from_their_checkpoint(season, ledger_unchecked):
+    """A close or reopen on the season's last giornata reads its players' seats from their
+    checkpoint on (``PlayerFigures.base_date``: the giornata of the last close), not the
+    season's: a figure of an earlier seat, changed behind the ledger's back, is not read
+    again; a backdated close sums that player's season again, the changed seat with it."""
+    turno = _play(season, ["Anna", "Bruno", "Carla"], dt.date(2026, 10, 9))
+    anna = Player.objects.get(name="Anna")
+    row = PlayerFigures.objects.get(season=season, player=anna)
+    assert row.base_date == dt.date(2026, 10, 9)
+    early = Seat.objects.filter(
+        player=anna, turno__season=season, turno__giornata__date__lt=row.base_date
+    ).first()
+    assert row.base["calls"] >= early.extra["calls"]
+    Seat.objects.filter(pk=early.pk).update(extra=dict(early.extra, calls=early.extra["calls"] + 7))
+    turno_reopen(turno=turno, reason="prova")
+    assert PlayerFigures.objects.get(season=season, player=anna).figures == row.base
+    turno_close(turno=turno)
+    again = PlayerFigures.objects.get(season=season, player=anna)
+    assert (again.figures, again.base, again.base_date) == (row.figures, row.base, row.base_date)
+    where = "cifre del giocatore, Anna"
+    assert [d.field for d in ledger_differences() if d.where == where] == []
+    # a close before Anna's checkpoint: her figures summed over every closed seat again, the
+    # changed one too (the season's figures and the new checkpoint now differ from a replay)
+    _play(season, ["Anna", "Dario", "Elena"], dt.date(2026, 9, 25))
+    summed = PlayerFigures.objects.get(season=season, player=anna)
+    assert summed.base_date == dt.date(2026, 9, 25)
+    assert sorted(d.field for d in ledger_differences() if d.where == where) == [
+        "cifre della stagione",
+        "cifre prima della data",
+    ]
 
 
 def test_check_ledger_finds_a_wrong_stored_figure(season, ledger_unchecked):
