@@ -331,7 +331,7 @@ def measure_classifica(season_pk: int, repeat: int) -> dict[str, Any]:
 
     from scoring.models import Absence, Season, Seat, Standing, Turno
     from scoring.rules.caf import rank_classifica
-    from scoring.services.season import standings_aggregate
+    from scoring.selectors import standings_aggregate
     from scoring.verbale import classifica
 
     sql = FLOOR_SQL.format(

@@ -227,6 +227,10 @@ class Giornata(models.Model):
     # SeasonState after this giornata, each player by primary key (text), so that a corrected
     # name keeps its series: read and written with load_state / dump_state (scoring.records)
     state_after = models.JSONField(_("stato dopo la giornata"), default=dict, blank=True)
+    # C.A.F.: the Classifica's running totals after this giornata, member id (text) -> [league
+    # points, turni, absences, titles won]; None until a refresh of the Classifica passes it
+    # (scoring.services.season.giornata_totals_fill), which then starts from the one before
+    totals = models.JSONField(_("totali dopo la giornata"), null=True, blank=True)
 
     class Meta:
         ordering = ["season", "date"]

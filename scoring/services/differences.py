@@ -91,6 +91,7 @@ WORDS = {
         "check_ledger", "titoli assegnati a un'altra stagione"
     ),
     "totale": pgettext_lazy("check_ledger", "totale"),
+    "totali dopo": pgettext_lazy("check_ledger", "totali dopo"),
     "turni": pgettext_lazy("check_ledger", "turni"),
     "turno chiuso valido": pgettext_lazy("check_ledger", "turno chiuso valido"),
     "verbale assegnato": pgettext_lazy("check_ledger", "verbale assegnato"),

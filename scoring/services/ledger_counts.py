@@ -326,6 +326,28 @@ def counts_differences(*, season: Season) -> list[Difference]:
             out.compare(where, "stato dopo", stored_state, day.state_after.to_dict())
             for name, lp in day.absences.items():
                 expected_absences[(g.date, name)] = lp
+    # the Classifica's running totals kept after each giornata (None: not written yet)
+    absent_on: dict[dt.date, list[tuple[str, Decimal]]] = defaultdict(list)
+    for (date, name), lp in expected_absences.items():
+        absent_on[date].append((name, lp))
+    running: dict[str, tuple[Decimal, int, int, Counter]] = {}
+    for g in giornate:
+        for name, (lp, n, won) in per_day.get(g.date, {}).items():
+            score, turni_n, absences_n, titles = running.get(name, (Decimal(0), 0, 0, Counter()))
+            running[name] = (score + lp, turni_n + n, absences_n, titles + won)
+        for name, lp in absent_on.get(g.date, ()):
+            score, turni_n, absences_n, titles = running.get(name, (Decimal(0), 0, 0, Counter()))
+            running[name] = (score + lp, turni_n, absences_n + 1, titles)
+        if g.totals is not None:
+            out.compare(
+                said(AT_GIORNATA, date=g.date.isoformat()),
+                "totali dopo",
+                {
+                    state_names.get(int(pid), pid): (_dec(Decimal(s)), t, a, dict(w))
+                    for pid, (s, t, a, w) in g.totals.items()
+                },
+                {name: (_dec(s), t, a, dict(w)) for name, (s, t, a, w) in running.items()},
+            )
     stored_absences: dict[tuple[dt.date, str], Decimal | None] = {}
     for date, player_id, lp in Absence.objects.filter(season=season).values_list(
         "giornata__date", "player_id", "league_points"

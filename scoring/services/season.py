@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -35,7 +35,7 @@ from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import DEFAULT_SYSTEM, get_system
 from scoring.rules.text import user_text
-from scoring.selectors import season_start_state, standings_aggregate
+from scoring.selectors import season_start_state
 from scoring.services.bulk import delete_ids, insert_rows, update_rows
 from scoring.services.jsonstream import batched
 from scoring.services.locks import season_lock, season_require_open
@@ -335,21 +335,6 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
         sorted((g, season.pk, p, lp) for (g, p), lp in wanted.items()),
     )
     standings_refresh(season=season, since=first if since is not None else None)
-
-
-def _without(row: StandingRecord, day: StandingRecord | None) -> StandingRecord:
-    """A standing minus one giornata's part of it."""
-    if day is None:
-        return row
-    titles = {code: n - day.titles.get(code, 0) for code, n in row.titles.items()}
-    return replace(
-        row,
-        # two places, as stored: SQLite sums decimals as floats (1.3 - 0.1 must tie with 1.2)
-        score=(row.score - day.score).quantize(Decimal("0.01")),
-        turni=row.turni - day.turni,
-        absences=row.absences - day.absences,
-        titles={code: n for code, n in titles.items() if n},
-    )
 
 
 def season_version_bump(*, season: Season) -> None:
@@ -679,6 +664,118 @@ GAME_STANDING_COLUMNS = (
 )
 
 
+CENT = Decimal("0.01")
+
+
+def giornata_totals_fill(
+    season_id: int,
+    since: dt.date | None = None,
+    *,
+    giornata_model: Any = Giornata,
+    seat_model: Any = Seat,
+    absence_model: Any = Absence,
+    award_model: Any = TitleAward,
+    closed: str = Turno.CHIUSO,
+) -> None:
+    """Keep after each giornata from ``since`` on (all when None) the Classifica's running
+    totals (``Giornata.totals``): the totals kept after the giornata before, plus each
+    giornata's league points, turni, absences and titles (three grouped queries over those
+    giornate's stored seats, absences and titles). A close on the last giornata reads and
+    writes that giornata only; a giornata before ``since`` without totals (created since the
+    last refresh) makes it start from the season's first. Migration 0018 passes its historical
+    models."""
+    giornate = giornata_model.objects.filter(season_id=season_id)
+    totals: dict[str, list] = {}
+    if since is not None:
+        kept = giornate.filter(date__lt=since).order_by("-date").values_list("totals").first()
+        if kept is not None and kept[0] is None:
+            since = None  # no totals before ``since``: from the start
+        elif kept is not None:
+            totals = {
+                pid: [Decimal(score), turni, absences, dict(titles)]
+                for pid, (score, turni, absences, titles) in kept[0].items()
+            }
+    todo = list(
+        (giornate if since is None else giornate.filter(date__gte=since))
+        .order_by("date")
+        .values_list("pk", flat=True)
+    )
+    seats = seat_model.objects.filter(turno__season_id=season_id, turno__status=closed)
+    absences = absence_model.objects.filter(season_id=season_id)
+    awards = award_model.objects.filter(season_id=season_id)
+    if since is not None and len(todo) <= FEW_PLAYERS:  # by giornata ids: indexes, no scan
+        seats = seats.filter(turno__giornata_id__in=todo)
+        absences = absences.filter(giornata_id__in=todo)
+        awards = awards.filter(seat__turno__giornata_id__in=todo)
+    elif since is not None:
+        seats = seats.filter(turno__giornata__date__gte=since)
+        absences = absences.filter(giornata__date__gte=since)
+        awards = awards.filter(seat__turno__giornata__date__gte=since)
+    day: dict[int, dict[str, list]] = defaultdict(dict)  # giornata -> member -> its part
+
+    def part(giornata: int, player: int) -> list:
+        return day[giornata].setdefault(str(player), [Decimal(0), 0, 0, {}])
+
+    def points(value: Decimal | None) -> Decimal:  # two places, as stored (SQLite sums floats)
+        return Decimal(value or 0).quantize(CENT)
+
+    # .order_by(): no model ordering in a GROUP BY (a seat's would join every giornata)
+    for giornata, player, s, n in (
+        seats.order_by()
+        .values_list("turno__giornata_id", "player_id")
+        .annotate(s=Sum("league_points"), n=Count("id"))
+    ):
+        mine = part(giornata, player)
+        mine[0] += points(s)
+        mine[1] += n
+    for giornata, player, s, n in (
+        absences.order_by()
+        .values_list("giornata_id", "player_id")
+        .annotate(s=Sum("league_points"), n=Count("id"))
+    ):
+        mine = part(giornata, player)
+        mine[0] += points(s)
+        mine[2] += n
+    for giornata, player, code, n in (
+        awards.order_by()
+        .values_list("seat__turno__giornata_id", "player_id", "code")
+        .annotate(n=Count("id"))
+    ):
+        titles = part(giornata, player)[3]
+        titles[code] = titles.get(code, 0) + n
+    written = []
+    for pk in todo:
+        for pid, (score, turni, absent, titles) in day.get(pk, {}).items():
+            mine = totals.setdefault(pid, [Decimal(0), 0, 0, {}])
+            mine[0] += score
+            mine[1] += turni
+            mine[2] += absent
+            for code, n in titles.items():
+                mine[3][code] = mine[3].get(code, 0) + n
+        stored = {pid: [str(s), t, a, dict(w)] for pid, (s, t, a, w) in totals.items()}
+        written.append((stored, pk))
+    update_rows(giornata_model, ["totals"], written)
+
+
+def _standing_rows(totals: dict | None, players: dict[str, int]) -> list[StandingRecord]:
+    """Every roster member's row of the Classifica from a giornata's kept totals."""
+    totals = totals or {}
+    rows = []
+    for name, pid in players.items():
+        score, turni, absences, titles = totals.get(str(pid), ("0", 0, 0, {}))
+        rows.append(
+            StandingRecord(
+                player=name,
+                score=Decimal(score),
+                series="",
+                turni=turni,
+                absences=absences,
+                titles=titles,
+            )
+        )
+    return rows
+
+
 @transaction.atomic
 def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata), the
@@ -686,6 +783,7 @@ def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
     reads of the season (:func:`player_figures_refresh`). ``since``: the first giornata that
     a close or reopen replayed (None: any may have changed)."""
     filled = seat_figures_fill(season=season, since=since)
+    giornata_totals_fill(season.pk, since)
     rules = season.ruleset
     last = Giornata.objects.filter(season=season, lowest__isnull=False).order_by("-date").first()
     players = dict(
@@ -703,17 +801,15 @@ def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
             .first()
         )
         previous_state = Giornata.load_state(prev.state_after, names) if prev else initial
-    rows = standings_aggregate(season)
-    now = rank_classifica(rows)
+    # the table now: the totals kept after the last giornata with a closed turno
+    now = rank_classifica(_standing_rows(last.totals if last else None, players))
     # places as they stood before the last giornata (the movement arrows of the table): the
-    # table now minus the last giornata, which is a small aggregate instead of a second one
-    # over the whole season
+    # totals kept after the giornata before it
     before = {}
     if prev is not None:
-        last_day = {r.player: r for r in standings_aggregate(season, on=last.date)}
         before = {
             row.player: place
-            for place, row in rank_classifica(_without(r, last_day.get(r.player)) for r in rows)
+            for place, row in rank_classifica(_standing_rows(prev.totals, players))
         }
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
     player_figures_refresh(season, set(players.values()), filled, leaders, since)
