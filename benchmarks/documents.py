@@ -125,18 +125,10 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
-    from django.test import Client
-    from django.urls import reverse
 
-    from scoring.models import Season, Turno
     from scoring.services.interchange import season_import
 
-    settings.DEBUG = False
-    settings.STATIC_ROOT = static_root
-    settings.WHITENOISE_AUTOREFRESH = False  # production-like: the files indexed once
-    settings.WHITENOISE_USE_FINDERS = False
     call_command("migrate", verbosity=0, interactive=False)
     t0 = time.perf_counter()
     if size > SEASON_TURNI:  # one single season of that size (benchmarks.pages' generator)
@@ -147,7 +139,27 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
         doc = load_season(0, size, Path(data_dir))
     season = season_import(data=doc)
     result: dict[str, Any] = {"import_seconds": round(time.perf_counter() - t0, 2)}
-    season = Season.objects.get(pk=season.pk)
+    result.update(measure_verbale(season.pk, repeat, static_root))
+    Path(out).write_text(json.dumps(result, indent=1))
+    return 0
+
+
+def measure_verbale(season_pk: int, repeat: int, static_root: str) -> dict[str, Any]:
+    """The last closed turno's Verbale PDF requested through the test client (first, stored,
+    304) against a static file of the same size (WhiteNoise, and ``static.serve`` behind every
+    middleware), on the current database: the season's name, its closed turni and the times.
+    Settings and URLs are as production's while it runs, and put back after (the smoke test
+    calls it in the test's process)."""
+    from django.conf import settings
+    from django.test import Client
+    from django.test.utils import override_settings
+    from django.urls import clear_url_caches, path, reverse
+    from django.views.static import serve
+
+    from kingclub import urls
+    from scoring.models import Season, Turno
+
+    season = Season.objects.get(pk=season_pk)
     turno = (
         Turno.objects.filter(season=season, status=Turno.CHIUSO)
         .order_by("-giornata__date", "-number")
@@ -163,56 +175,63 @@ def setup_child(size: int, data_dir: str, out: str, repeat: int, static_root: st
         )
         return time.perf_counter() - t, response, body
 
-    client = Client()
-    first, response, body = get(client, url)
-    assert response.status_code == 200, response.status_code
-    seconds = [get(client, url)[0] for _ in range(repeat)]
-    etag = response["ETag"]
-    not_modified = [get(client, url, HTTP_IF_NONE_MATCH=etag)[0] for _ in range(repeat)]
-    # the floor: a static file of the same size, same client, same middleware stack
-    floor_path = Path(static_root) / "bench" / "floor.pdf"
-    floor_path.parent.mkdir(parents=True, exist_ok=True)
-    floor_path.write_bytes(body)
-    static_client = Client()  # a new handler: WhiteNoise indexes STATIC_ROOT when it starts
-    static_url = f"/{settings.STATIC_URL.strip('/')}/bench/floor.pdf"
-    _s, static_response, static_body = get(static_client, static_url)
-    assert static_response.status_code == 200 and static_body == body, static_response
-    static = [get(static_client, static_url)[0] for _ in range(repeat)]
-    # the same file through the whole Django stack (every middleware and a view): static.serve
-    from django.urls import clear_url_caches, path
-    from django.views.static import serve
-
-    from kingclub import urls
-
-    urls.urlpatterns.append(
-        path("bench-static/<path:path>", serve, {"document_root": str(floor_path.parent)})
+    production = override_settings(
+        DEBUG=False,
+        STATIC_ROOT=static_root,
+        WHITENOISE_AUTOREFRESH=False,  # production-like: the files indexed once
+        WHITENOISE_USE_FINDERS=False,
     )
-    clear_url_caches()
-    view_client = Client()
-    _s, view_response, view_body = get(view_client, "/bench-static/floor.pdf")
-    assert view_response.status_code == 200 and view_body == body, view_response
-    view = [get(view_client, "/bench-static/floor.pdf")[0] for _ in range(repeat)]
+    # the same file through the whole Django stack (every middleware and a view): static.serve
+    floor_path = Path(static_root) / "bench" / "floor.pdf"
+    served = path("bench-static/<path:path>", serve, {"document_root": str(floor_path.parent)})
+    with production:
+        client = Client()
+        first, response, body = get(client, url)
+        assert response.status_code == 200, response.status_code
+        seconds = [get(client, url)[0] for _ in range(repeat)]
+        etag = response["ETag"]
+        not_modified = [get(client, url, HTTP_IF_NONE_MATCH=etag)[0] for _ in range(repeat)]
+        # the floor: a static file of the same size, same client, same middleware stack
+        floor_path.parent.mkdir(parents=True, exist_ok=True)
+        floor_path.write_bytes(body)
+        static_client = Client()  # a new handler: WhiteNoise indexes STATIC_ROOT when it starts
+        static_url = f"/{settings.STATIC_URL.strip('/')}/bench/floor.pdf"
+        _s, static_response, static_body = get(static_client, static_url)
+        assert static_response.status_code == 200 and static_body == body, static_response
+        static = [get(static_client, static_url)[0] for _ in range(repeat)]
+        urls.urlpatterns.append(served)
+        clear_url_caches()
+        try:
+            view_client = Client()
+            _s, view_response, view_body = get(view_client, "/bench-static/floor.pdf")
+            assert view_response.status_code == 200 and view_body == body, view_response
+            view = [get(view_client, "/bench-static/floor.pdf")[0] for _ in range(repeat)]
+        finally:
+            urls.urlpatterns.remove(served)
+            clear_url_caches()
 
     def ms(values: list[float]) -> float:
         return round(statistics.median(values) * 1000, 2)
 
-    result["verbale_pdf"] = {
-        "turno": turno.pk,
-        "bytes": len(body),
-        "first_ms": round(first * 1000, 1),
-        "second_median_ms": ms(seconds),
-        "not_modified_median_ms": ms(not_modified),
-        "static_median_ms": ms(static),
-        "static_view_median_ms": ms(view),
-        "second_over_static": round(statistics.median(seconds) / statistics.median(static), 2),
-        "second_over_static_view": round(statistics.median(seconds) / statistics.median(view), 2),
-        "first_over_second": round(first / statistics.median(seconds), 1),
-        "samples": repeat,
+    return {
+        "verbale_pdf": {
+            "turno": turno.pk,
+            "bytes": len(body),
+            "first_ms": round(first * 1000, 1),
+            "second_median_ms": ms(seconds),
+            "not_modified_median_ms": ms(not_modified),
+            "static_median_ms": ms(static),
+            "static_view_median_ms": ms(view),
+            "second_over_static": round(statistics.median(seconds) / statistics.median(static), 2),
+            "second_over_static_view": round(
+                statistics.median(seconds) / statistics.median(view), 2
+            ),
+            "first_over_second": round(first / statistics.median(seconds), 1),
+            "samples": repeat,
+        },
+        "season": season.name,
+        "turni": Turno.objects.filter(season=season, status=Turno.CHIUSO).count(),
     }
-    result["season"] = season.name
-    result["turni"] = Turno.objects.filter(season=season, status=Turno.CHIUSO).count()
-    Path(out).write_text(json.dumps(result, indent=1))
-    return 0
 
 
 def prepare(size: int, args: argparse.Namespace) -> tuple[dict[str, str], dict[str, Any]]:
