@@ -58,6 +58,40 @@ def penalised_season() -> Season:
     )
 
 
+PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+def every_model_world(admin_user, document: str = "pdf") -> dict[str, Any]:
+    """A row in every table of the club (the admin walks and crawls): a season with closed
+    turni (penalità, sanctions), one of them reopened with a reason and closed again, an open
+    turno with smazzate, a member on the roster who never played, a row for each of the club
+    room's tables (issue 17) and a stored Verbale (issue 16) of kind ``document``. Stored
+    documents go to MEDIA_ROOT: build it under a MEDIA_ROOT of the test's."""
+    from scoring.models import CloseRequest, NewsMail, NewsPreference, Player
+    from scoring.services.confirmations import pin_set, verbale_confirm
+    from scoring.services.documents import verbale_document
+    from scoring.services.season import enrollment_add
+    from scoring.services.turni import turno_reopen
+
+    season = penalised_season()
+    closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
+    turno_reopen(turno=closed, reason="errore di trascrizione", user=admin_user)
+    turno_close(turno=closed, user=admin_user)
+    open_turno, _ = play_turno(season, dt.date(2026, 10, 2), PLAYERS, seed=5, close=False, deals=2)
+    franco = Player.objects.create(name="Franco")
+    enrollment_add(season=season, player=franco)
+    player = closed.seats.order_by("position").first().player
+    verbale_confirm(turno=closed, player=player, user=admin_user)
+    pin_set(player=player, pin="4329")
+    NewsPreference.objects.create(user=admin_user, email="admin@example.org", each_turno=True)
+    NewsMail.objects.create(
+        kind=NewsMail.CLOSE, turno=closed, user=admin_user, to="admin@example.org", subject="s"
+    )
+    CloseRequest.objects.create(turno=open_turno, fingerprint="0" * 64, requested_by=admin_user)
+    verbale_document(closed.pk, document)
+    return {"season": season, "closed": closed, "open": open_turno, "franco": franco}
+
+
 def grand_hand() -> dict[str, Any]:
     """SPEC-skat §13, preisskat.org's Grand hand with 4, schneider announced: the declarer Bruno
     takes 89 card points in 7 tricks (the opponents 31); 8 × 24 = 192, schneider missed: lost

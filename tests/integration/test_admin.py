@@ -8,6 +8,8 @@ from django.contrib import admin
 from django.urls import reverse
 
 from scoring.models import Enrollment, Player, Season
+from tests.conftest import kept_for_the_scope
+from tests.helpers import every_model_world
 
 pytestmark = pytest.mark.django_db
 
@@ -23,34 +25,59 @@ def test_every_scoring_model_is_registered():
     assert missing == []
 
 
-@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
-def test_changelist_and_add_pages_open(client, admin_user, make_season, model):
-    make_season(giornate=2, seed=3)
-    client.force_login(admin_user)
-    opts = model._meta
-    changelist = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
-    assert changelist.status_code == 200
-    add = client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
-    # the official record is never added to from the admin (issue 12): members, seasons and
-    # the roster are
-    assert add.status_code == (200 if model in (Player, Season, Enrollment) else 403)
-    obj = model.objects.first()
-    if obj is not None:
-        change = client.get(
+@pytest.fixture(scope="class")
+def _crawl_club(django_db_setup, django_db_blocker, tmp_path_factory):
+    """The crawl's club, a row in every model (tests/helpers.py, every_model_world), built once
+    for the class (kept_for_the_scope) instead of a season for each of its 27 tests."""
+    from django.contrib.auth.models import User
+    from django.test.utils import override_settings
+
+    media = tmp_path_factory.mktemp("media-crawl")
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock(), override_settings(MEDIA_ROOT=str(media)):
+            admin_user = User.objects.create_user(
+                username="crawl-admin", password="pw-kingclub-1", is_superuser=True, is_staff=True
+            )
+            every_model_world(admin_user, document="xlsx")
+        yield admin_user
+
+
+@pytest.fixture
+def crawl_client(db, _crawl_club, client):
+    client.force_login(_crawl_club)
+    return client
+
+
+class TestTheCrawl:
+    """Every model's list, add and change pages, and the history of the official record, on one
+    club that has a row in every model (no change page left out for want of a row)."""
+
+    def test_the_club_has_a_row_in_every_model(self, crawl_client):
+        assert [m.__name__ for m in MODELS if not m.objects.exists()] == []
+
+    @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+    def test_changelist_add_and_change_pages_open(self, crawl_client, model):
+        opts = model._meta
+        changelist = crawl_client.get(
+            reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist")
+        )
+        assert changelist.status_code == 200
+        add = crawl_client.get(reverse(f"admin:{opts.app_label}_{opts.model_name}_add"))
+        # the official record is never added to from the admin (issue 12): members, seasons and
+        # the roster are
+        assert add.status_code == (200 if model in (Player, Season, Enrollment) else 403)
+        obj = model.objects.order_by("pk").first()
+        change = crawl_client.get(
             reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
         )
         assert change.status_code == 200
 
-
-@pytest.mark.parametrize("model_name", ["turno", "smazzata", "result", "penalita", "sanction"])
-def test_history_pages_open(client, admin_user, make_season, model_name):
-    make_season(giornate=1, seed=3, penalty_chance=1.0, sanction_chance=1.0)
-    client.force_login(admin_user)
-    model = apps.get_model("scoring", model_name)
-    obj = model.objects.first()
-    assert obj is not None
-    r = client.get(reverse(f"admin:scoring_{model_name}_history", args=[obj.pk]))
-    assert r.status_code == 200
+    @pytest.mark.parametrize("model_name", ["turno", "smazzata", "result", "penalita", "sanction"])
+    def test_history_pages_open(self, crawl_client, model_name):
+        model = apps.get_model("scoring", model_name)
+        obj = model.objects.order_by("pk").first()
+        r = crawl_client.get(reverse(f"admin:scoring_{model_name}_history", args=[obj.pk]))
+        assert r.status_code == 200
 
 
 def test_computed_fields_are_read_only(client, admin_user, make_season):

@@ -11,7 +11,6 @@ explicit recompute) and leaves the season equal to a replay by the engine.
 
 from __future__ import annotations
 
-import datetime as dt
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -42,10 +41,10 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.services.season import enrollment_add, season_recompute
+from scoring.services.season import season_recompute
 from scoring.services.turni import turno_close, turno_reopen
 from tests.conftest import database_writes, kept_for_the_scope
-from tests.helpers import penalised_season, play_turno
+from tests.helpers import every_model_world
 
 pytestmark = pytest.mark.django_db
 
@@ -123,9 +122,6 @@ def replay_differences(season: Season) -> list[str]:
 
 
 # -- the data ------------------------------------------------------------------------------------
-PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
-
-
 @pytest.fixture(scope="module")
 def _world(django_db_setup, django_db_blocker, tmp_path_factory):
     """The world and its superuser, built once for the module (tests/conftest.py,
@@ -157,31 +153,10 @@ def world(db, _world, settings) -> dict[str, Any]:
 
 
 def _build_world(admin_user) -> dict[str, Any]:
-    """A season with closed turni (penalità, sanctions), one of them reopened with a reason and
-    closed again, an open turno with smazzate, and a member on the roster who never played."""
-    season = penalised_season()
-    closed = Turno.objects.filter(status=Turno.CHIUSO).order_by("pk").first()
-    turno_reopen(turno=closed, reason="errore di trascrizione", user=admin_user)
-    turno_close(turno=closed, user=admin_user)
-    open_turno, _ = play_turno(season, dt.date(2026, 10, 2), PLAYERS, seed=5, close=False, deals=2)
-    franco = Player.objects.create(name="Franco")
-    enrollment_add(season=season, player=franco)
-    # a row for each of the club room's tables (issue 17) and a stored Verbale (issue 16)
-    from scoring.models import CloseRequest, NewsMail, NewsPreference
-    from scoring.services.confirmations import pin_set, verbale_confirm
-    from scoring.services.documents import verbale_document
-
-    player = closed.seats.order_by("position").first().player
-    verbale_confirm(turno=closed, player=player, user=admin_user)
-    pin_set(player=player, pin="4329")
-    NewsPreference.objects.create(user=admin_user, email="admin@example.org", each_turno=True)
-    NewsMail.objects.create(
-        kind=NewsMail.CLOSE, turno=closed, user=admin_user, to="admin@example.org", subject="s"
-    )
-    CloseRequest.objects.create(turno=open_turno, fingerprint="0" * 64, requested_by=admin_user)
-    verbale_document(closed.pk, "pdf")
-    assert replay_differences(season) == []
-    return {"season": season, "closed": closed, "open": open_turno, "franco": franco}
+    """every_model_world, its replay checked."""
+    built = every_model_world(admin_user)
+    assert replay_differences(built["season"]) == []
+    return built
 
 
 @pytest.fixture

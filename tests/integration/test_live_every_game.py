@@ -208,9 +208,19 @@ def test_a_penalita_is_recorded_only_where_the_rules_have_penalties(segretario_c
     screen does not show (and so no message)."""
     turno = _turno(code)
     takes = turno.season.system.takes_penalties
+    assert takes is (code != "ramino-101")
+    player = turno.seats.order_by("position").first().player
     r = segretario_client.post(
         reverse("scoring:turno_penalita_add", args=[turno.pk]),
-        {"pen-player": turno.seats.first().player.name, "pen-points": "-1", "pen-article": "16"},
+        {"pen-player": player.name, "pen-points": "-1", "pen-article": "16"},
     )
-    assert (r.status_code != 404) is takes, (code, r.status_code)
-    assert turno.penalita.exists() is (takes and r.status_code == 302)
+    if not takes:
+        assert r.status_code == 404, (code, r.status_code)
+        assert not turno.penalita.exists()
+        return
+    # recorded: back to the live screen (PRG), the one penalità as posted
+    assert r.status_code == 302, (code, r.status_code)
+    assert r["Location"] == reverse("scoring:turno_live", args=[turno.pk])
+    assert list(turno.penalita.values_list("player", "points", "article")) == [
+        (player.pk, -1, "16")
+    ]
