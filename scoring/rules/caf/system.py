@@ -161,7 +161,9 @@ class CafSystem(BaseSystem):
         played again. RuleViolation lists every problem of the turni and the giornate."""
         state = self.standing_start(rules, start) if checkpoint is None else checkpoint[1]
         after = "" if checkpoint is None else checkpoint[0].isoformat()
-        states = self.standing_states(rules, [t for t in turni if str(t["date"]) > after], state)
+        states = self.standing_states(
+            rules, [t for t in turni if str(t.get("date")) > after], state
+        )
         return fold.rank(rules, roster, states[-1][1] if states else state)
 
     def standing_start(self, rules: RuleSet, series: Mapping[str, str] | None = None) -> dict:

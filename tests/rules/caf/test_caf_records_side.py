@@ -41,7 +41,10 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+import pytest
+
 from scoring.rules.caf import caf
+from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import get_system
 
 SEATS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -285,4 +288,19 @@ def test_a_series_carried_over_and_a_retrocessione_per_contatore():
         ("Anna", "1.14", "A"),
         ("Bruno", "0.60", "B"),  # 0.70 + 0.1 - 0.2; down one series
         ("Dario", "0.40", "C1"),  # from B, last: down to C1
+    ]
+
+
+def test_the_standing_names_every_problem_of_its_turni_instead_of_failing():
+    undated = {k: v for k, v in FIRST.items() if k != "date"}
+    twice = {**SECOND, "date": FIRST["date"], "number": 2}  # Bruno, Carla, Dario again that day
+    with pytest.raises(RuleViolation) as refused:
+        CAF.standing(RULES, ROSTER, [undated, FIRST, twice])
+    assert [p.code for p in refused.value.problems] == ["FORMAT"]
+    with pytest.raises(RuleViolation) as refused:
+        CAF.standing(RULES, ROSTER, [FIRST, twice])
+    assert sorted((p.code, p.player) for p in refused.value.problems) == [
+        ("PLAYER_TWICE_IN_GIORNATA", "Bruno"),
+        ("PLAYER_TWICE_IN_GIORNATA", "Carla"),
+        ("PLAYER_TWICE_IN_GIORNATA", "Dario"),
     ]
