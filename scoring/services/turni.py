@@ -41,7 +41,6 @@ from scoring.rules.caf.turno import check_penalties_and_sanctions
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.differences import problem_said
 from scoring.services.history import history_created
 from scoring.services.locks import (
     retry_once,
@@ -305,16 +304,9 @@ def smazzata_correct(
         sm = sequence[i]
         problems, forced = check_smazzata(rules, replace(record, smazzate=tuple(sequence[:i])), sm)
         if problems and i > k - 1:  # a later smazzata: reported by number, not on a field
-            problems = [
-                Problem.said(
-                    p.code,
-                    gettext_noop("smazzata %(number)s: %(problem)s"),
-                    {"number": i + 1, "problem": problem_said(p)},
-                    smazzata=p.smazzata,
-                    turno=p.turno,
-                )
-                for p in problems
-            ]
+            # the number is the problem's smazzata, named once by the frame (describe(), the
+            # summary) and by the problem put first; its message is the engine's as it is
+            problems = [replace(p, field=None, player=None, smazzata=i + 1) for p in problems]
             problems.insert(
                 0,
                 Problem.said(

@@ -202,11 +202,21 @@ def test_a_later_smazzatas_problem_names_it_in_the_readers_language(counts_seaso
         None,
         None,
     )
-    assert later.message == "smazzata 4: Non fare Q♠ (NQS) è già stato giocato in questo turno"
+    # the smazzata named once: by the problem's number, not again in its message
+    assert later.message == "Non fare Q♠ (NQS) è già stato giocato in questo turno"
+    assert [described(p) for p in exc.value.problems] == [
+        "smazzata 4: [CORRECTION_BREAKS_LATER] con questa correzione la smazzata 4 non è più "
+        "valida: correggere prima quella",
+        "smazzata 4: [GAME_ALREADY_PLAYED] Non fare Q♠ (NQS) è già stato giocato in questo turno",
+    ]
     with translation.override("en"):
-        assert localized(later).message == (
-            "smazzata 4: Non fare Q♠ (NQS) has already been played in this turno"
-        )
+        assert localized(later).message == "Non fare Q♠ (NQS) has already been played in this turno"
+        assert [described(p) for p in exc.value.problems] == [
+            "smazzata 4: [CORRECTION_BREAKS_LATER] With this correction smazzata 4 is no longer "
+            "valid: correct that one first.",
+            "smazzata 4: [GAME_ALREADY_PLAYED] Non fare Q♠ (NQS) has already been played in "
+            "this turno",
+        ]
 
 
 # -- backup, export_season, export_verbali --------------------------------------------------------

@@ -243,7 +243,7 @@ def test_a_correction_that_breaks_a_later_smazzata_names_that_one_first():
             2,
             None,
             None,
-            "smazzata 2: Non fare K (NK) è già stato giocato in questo turno",
+            "Non fare K (NK) è già stato giocato in questo turno",
         ),
     ]
     assert _stored(turno) == before
