@@ -24,7 +24,8 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Prefetch, prefetch_related_objects
@@ -127,13 +128,29 @@ class TurnoSheet:
     players: tuple[TurnoSeat, ...]  # seat order
     columns: tuple[Column, ...]  # a closed turno's figures after place, player and total
     last: LastSmazzata | None
-    grid: str  # how the deals are listed: "calls" (C.A.F.), "lines" or "list"
-    deals: Any  # what that layout reads: a scoring.verbale.Verbale, or DealLines
+    # the deals' layout and what it reads, built when first asked (the page lists the deals,
+    # the scoreboard does not): see :attr:`grid` and :attr:`deals`
+    deals_of: Callable[[], tuple[str, Any]] = field(repr=False, compare=False)
     penalties: tuple[PenaltyLine, ...]
     sanctions: tuple[PenaltyLine, ...]
     provisional: str  # what a turno in corso leaves to the close (marked for translation)
     penalty_points: bool = False  # the points count against a player (Ramino)
     series_moves: tuple[tuple[str, str, str, int], ...] = ()  # name, from, to, +1/-1
+
+    @cached_property
+    def _layout(self) -> tuple[str, Any]:
+        return self.deals_of()
+
+    @property
+    def grid(self) -> str:
+        """How the deals are listed: ``calls`` (C.A.F.), ``lines`` or ``list`` (the system's own
+        list, the Skat Spielliste): one template each, ``includes/turno_deals_<grid>.html``."""
+        return self._layout[0]
+
+    @property
+    def deals(self) -> Any:
+        """What that layout reads: a :class:`scoring.verbale.Verbale`, or :class:`DealLines`."""
+        return self._layout[1]
 
     @property
     def by_place(self) -> tuple[TurnoSeat, ...]:
@@ -240,8 +257,7 @@ def _counts_sheet(turno: Turno) -> TurnoSheet:
         players=tuple(players),
         columns=() if is_open else COUNTS_COLUMNS,
         last=last,
-        grid="calls",
-        deals=v,
+        deals_of=lambda: ("calls", v),
         penalties=v.penalties,
         sanctions=v.sanctions,
         provisional=gettext_noop(
@@ -286,8 +302,18 @@ def _records_sheet(turno: Turno) -> TurnoSheet:
             caller="",
             points=tuple((p, s["points"].get(p)) for p in names),
         )
-    rows = deal_rows(system, running, names)
-    listed = sheet_of(system, rules, record) if rows else None
+
+    def deals() -> tuple[str, DealLines]:
+        rows = deal_rows(system, running, names)
+        listed = sheet_of(system, rules, record) if rows else None
+        return "list" if listed is not None else "lines", DealLines(
+            players=names,
+            rows=rows,
+            totals=[running["totals"].get(p, 0) for p in names],
+            balance=running.get("balance"),
+            sheet=listed,
+        )
+
     games = step.get("games")
     chooser = step.get("chooser") or step.get("declarer")
     return TurnoSheet(
@@ -301,14 +327,7 @@ def _records_sheet(turno: Turno) -> TurnoSheet:
         players=players,
         columns=columns,
         last=last,
-        grid="list" if listed is not None else "lines",
-        deals=DealLines(
-            players=names,
-            rows=rows,
-            totals=[running["totals"].get(p, 0) for p in names],
-            balance=running.get("balance"),
-            sheet=listed,
-        ),
+        deals_of=deals,
         penalties=tuple(
             PenaltyLine(p.pk, p.player.name, p.points, p.article, p.reason)
             for p in turno.penalita.all()
