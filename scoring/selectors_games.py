@@ -7,28 +7,45 @@ documents. Nothing here computes a point: the season's game system does.
 - :func:`verbale_rows` -> :class:`GameVerbale`: the Verbale di Turno's documents (the PDF and the
   XLSX of :mod:`scoring.exports.games`, the stored documents, the mail); the page and the
   scoreboard read :mod:`scoring.selectors_turno`, which lists the deals with :func:`deal_rows`.
-- :func:`game_player` -> :class:`GamePlayer`: a member's season (the player page).
+- :func:`member_season` -> :class:`MemberSeason`: a member's season (the player page), for
+  every game: what differs is what the season's ledger keeps (:data:`MEMBER_LEDGERS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+import bisect
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Avg, Count, Prefetch, QuerySet
+from django.core.paginator import Paginator
+from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from scoring import formatting
-from scoring.models import Penalita, Player, Result, Season, Seat, Smazzata, Turno
+from scoring.charts import even_indices
+from scoring.models import (
+    Absence,
+    Giornata,
+    Penalita,
+    Player,
+    PlayerFigures,
+    Result,
+    Season,
+    Seat,
+    Smazzata,
+    Turno,
+)
 from scoring.problem_text import engine_text
 from scoring.records import record_names, seat_names
-from scoring.rules.systems import get_system
+from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.selectors import TURNO_RELATED
 from scoring.selectors_confirmations import confirmation_lines
-from scoring.verbale import classifica, classifica_sheet
+from scoring.verbale import ClassificaSheet, classifica, classifica_sheet
 
 
 def game_prefetches() -> tuple[Prefetch, ...]:
@@ -244,62 +261,263 @@ def verbale_rows(turno: Turno) -> GameVerbale:
     )
 
 
+# -- a member's season: the player page of every game -------------------------------------------
 @dataclass(frozen=True)
-class GamePlayer:
-    """A member's season in a generic game: the standing row, every turno, and per game code
-    (contract, close, game type) how often they chose it and their average points."""
+class Giorno:
+    """A row of a member's timeline: a turno they sat at on that date, or their absence."""
 
-    # the member's row of the Classifica (its read model, :func:`scoring.verbale.classifica_sheet`)
-    standing: dict[str, Any] | None
-    sheet: Any  # the ClassificaSheet of that one row, for its columns
-    seats: list[Seat]  # every turno of the member, oldest first (with its giornata)
-    games: list[dict[str, Any]]  # code, played, average, chosen
+    date: dt.date
+    seat: Seat | None
+    absence: Decimal | None
 
 
-def member_page_follows_version(ruleset_code: str) -> bool:
-    """Does a member's page of a season of this game change only with the season's ``version``
-    (a close, a reopen, a rename...), so that the page cache may keep it whole? C.A.F.'s ledger
-    keeps a member's figures per closed turno (``PlayerFigures``); the generic ledger's page
-    (:func:`game_player`) reads every smazzata, a turno in corso's too, which bumps no version.
-    The one place the members' pages ask which ledger keeps the season (issue 24: C.A.F.'s
-    switch onto the generic ledger removes it)."""
-    return not get_system(ruleset_code).generic_ledger
+@dataclass(frozen=True)
+class MemberGame:
+    """A game (contract, close, Skat game, C.A.F.'s game) in a member's closed turni."""
 
-
-def game_player(member: Player, season: Season) -> GamePlayer:
-    """The one row source of a member's page in a generic season."""
-    sheet = classifica_sheet(season, classifica(season, top=0, player_id=member.pk))
-    seats = list(
-        Seat.objects.filter(player=member, turno__season=season)
-        .select_related("turno__giornata")
-        .order_by("turno__giornata__date", "turno__number")
+    code: str
+    name: str  # the rules' name of the code (an engine text: the page translates it)
+    count: int  # the smazzate of it the member played
+    total: int  # their points in those
+    chosen: int | None  # how often they chose it (called, declared, closed), where it is counted
+    symbol: (
+        bool  # written as the club writes the game (C.A.F.'s ``NJ``, ``N♥``), its name the title
     )
+
+    @property
+    def average(self) -> Decimal:
+        return (Decimal(self.total) / self.count).quantize(Decimal("0.01"))
+
+
+@dataclass(frozen=True)
+class ChartLine:
+    """A member's cumulative league points at the giornate the chart shows, from ``start``."""
+
+    name: str
+    values: list[Decimal]
+    start: int
+    highlight: bool = False
+
+
+@dataclass(frozen=True)
+class MemberChart:
+    dates: list[dt.date]  # the closed giornate drawn
+    giornate: int  # the closed giornate in all (more than drawn: the line is thinned)
+    lines: list[ChartLine]
+
+
+@dataclass(frozen=True)
+class MemberSeason:
+    """A member's season as their page shows it, the same read model for every game: their row
+    of the Classifica in the season's own columns, what their ledger keeps beyond it (C.A.F.'s
+    wins, podiums, calls, titles and league points per giornata), the points per game of their
+    closed turni, and their giornate a page at a time (newest first)."""
+
+    # the member's row of the Classifica (:func:`scoring.verbale.classifica_sheet`), its
+    # ``turni`` counting the turni in corso too; None when the member is not in it
+    standing: dict[str, Any] | None
+    sheet: ClassificaSheet  # the season's columns and that one row
+    turni: int  # the turni played, in corso included
+    kept: list[tuple[str, str, int]]  # the ledger's own figures: key, label (to translate), value
+    calls: dict[str, int] | None  # C.A.F.'s calls, forced calls, scazzate, cappotti
+    titles: list[tuple[str, int]]  # the titles won, by code
+    games: list[MemberGame]
+    timeline: list[Giorno]  # this page's giornate, newest first
+    page: Any  # the timeline's Page (its paginator counts the giornate)
+    # the columns of a turno after place and total (the system's ``turno_columns``, from the
+    # seat's figures); None: the counts ledger's ratio, titles, league points and series
+    timeline_columns: list[tuple[str, str]] | None
+    chart: MemberChart | None  # league points giornata by giornata, where the ledger keeps them
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What a ledger keeps of a member's season beyond the Classifica (:data:`MEMBER_LEDGERS`)."""
+
+    played: Iterable[dt.date]  # the giornate of their closed turni
+    kept: list[tuple[str, str, int]]
+    calls: dict[str, int] | None
+    games: list[MemberGame]
+    chart: MemberChart | None
+    timeline_columns: list[tuple[str, str]] | None
+
+
+def _counts_kept(
+    member: Player, season: Season, leaders: list[Any], absent: dict[dt.date, Decimal], points: int
+) -> _Kept:
+    """C.A.F.'s: what the last close kept (``PlayerFigures``): the member's season figures and
+    league points per giornata played, the leaders' lines of the chart; not a whole season's
+    seats."""
+    stored = {
+        pid: (figures, played, line)
+        for pid, figures, played, line in PlayerFigures.objects.filter(
+            season=season, player_id__in=[member.pk, *(r.player_id for r in leaders)]
+        ).values_list("player_id", "figures", "played", "line")
+    }
+    figures, played, _line = stored.get(member.pk, ({}, {}, None))
+    figures = figures or season_figures()
+    mine = {dt.date.fromisoformat(d): Decimal(lp) for d, lp in played.items()}
+    dates = list(
+        Giornata.objects.filter(season=season, lowest__isnull=False)
+        .order_by("date")
+        .values_list("date", flat=True)
+    )
+    shown = even_indices(len(dates), points)
+    start, line = league_line(dates, mine, absent)
+    first, values = _shown_line({"start": start, "points": line}, shown)
+    lines = [ChartLine(member.name, values, first, highlight=True)]
+    for r in leaders:
+        if r.player_id != member.pk:
+            first, values = _shown_line(stored[r.player_id][2], shown)
+            lines.append(ChartLine(r.player, values, first))
+    per_game = figures.get("games", {})
+    games = season.ruleset.games
+    order = [*games, *sorted(set(per_game) - set(games))]
+    return _Kept(
+        played=mine,
+        kept=[
+            ("wins", gettext_noop("Vittorie"), figures["wins"]),
+            ("podiums", gettext_noop("Podi"), figures["podiums"]),
+        ],
+        calls={key: figures[key] for key in FIGURE_COUNTS},
+        games=[
+            MemberGame(
+                code,
+                games[code].name if code in games else code,
+                per_game[code][1],
+                per_game[code][0],
+                None,
+                symbol=True,
+            )
+            for code in order
+            if code in per_game and per_game[code][1]
+        ],
+        chart=MemberChart([dates[i] for i in shown], len(dates), lines),
+        timeline_columns=None,
+    )
+
+
+def _shown_line(line: dict[str, Any], shown: list[int]) -> tuple[int, list[Decimal]]:
+    """A stored line (``league_line``: its first giornata and the running totals from there)
+    at the giornate the chart shows: the index among ``shown`` of its first point, and its
+    values from there."""
+    start, points = line["start"], line["points"]
+    first = bisect.bisect_left(shown, start)
+    return first, [Decimal(points[i - start]) for i in shown[first:]]
+
+
+def _records_kept(
+    member: Player, season: Season, leaders: list[Any], absent: dict[dt.date, Decimal], points: int
+) -> _Kept:
+    """The five games': the giornate of the member's closed turni and, per game code the ledger
+    indexes (``smazzata_keys``), their smazzate, points and choices (one grouped query each)."""
+    closed = Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.CHIUSO)
+    played = closed.order_by().values_list("turno__giornata__date", flat=True).distinct()
+    system = season.system
     by_game = (
-        Result.objects.filter(player=member, smazzata__turno__season=season)
-        .values("smazzata__game")
-        .annotate(n=Count("id"), avg=Avg("points"))
+        Result.objects.filter(
+            player=member,
+            smazzata__turno__season=season,
+            smazzata__turno__status=Turno.CHIUSO,
+        )
+        .values_list("smazzata__game")
+        .annotate(
+            n=Count("pk"),
+            total=Sum("points"),
+            chosen=Count("pk", filter=Q(smazzata__caller=member)),
+        )
         .order_by("smazzata__game")
     )
-    chosen = dict(
-        Smazzata.objects.filter(caller=member, turno__season=season)
-        .values("game")
-        .annotate(n=Count("id"))
-        .values_list("game", "n")
-    )
-    return GamePlayer(
-        standing=sheet.rows[0] if sheet.rows else None,
-        sheet=sheet,
-        seats=seats,
+    return _Kept(
+        played=list(played),
+        kept=[],
+        calls=None,
         games=[
-            {
-                "code": g["smazzata__game"],
-                # the rules' name of the code (an engine text: the page translates it)
-                "name": season.system.game_name(g["smazzata__game"]),
-                "played": g["n"],
-                # written with two decimals by the page ("40,50", "39,14", "−20,00")
-                "average": Decimal(str(g["avg"])),
-                "chosen": chosen.get(g["smazzata__game"], 0),
-            }
-            for g in by_game
+            MemberGame(code, system.game_name(code), n, total, chosen, symbol=False)
+            for code, n, total, chosen in by_game
         ],
+        chart=None,
+        timeline_columns=system.turno_columns(),
+    )
+
+
+#: What each ledger keeps of a member's season beyond the Classifica, by the ledger the season's
+#: system declares (``BaseSystem.ledger``), as ``LEDGERS`` and ``VERBALE_SOURCES``.
+MEMBER_LEDGERS: dict[str, Callable[..., _Kept]] = {
+    "counts": _counts_kept,
+    "records": _records_kept,
+}
+
+#: what a timeline row reads of a seat: not the turno's nor the giornata's other columns (the
+#: giornata's state_after is the whole season's series)
+TIMELINE_FIELDS = (
+    *("turno", "place", "total", "ratio", "titles", "league_points", "extra"),
+    *("series_before", "series_after"),
+    *("turno__number", "turno__status", "turno__giornata__date"),
+)
+
+
+def member_season(
+    member: Player,
+    season: Season,
+    *,
+    page: Any = None,
+    per_page: int = 20,
+    leaders: int = 3,
+    chart_points: int = 60,
+) -> MemberSeason:
+    """The one read model of a member's page of a season, for every game, in a fixed number of
+    queries whatever the season's size: the member's and the ``leaders``' rows of the stored
+    Classifica, what the member's ledger keeps, and of the member's giornate (the turni of the
+    closed ones, those in corso, the absences: newest first) only page ``page`` of ``per_page``.
+    The chart draws at most ``chart_points`` giornate (the first and the last always)."""
+    rows = classifica(season, top=leaders, player_id=member.pk)
+    top = [r for r in rows[:leaders] if r.player_id is not None]
+    # the turni being played (not in the Classifica until they close)
+    playing = list(
+        Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.IN_CORSO)
+        .order_by()
+        .values_list("turno__giornata__date", flat=True)
+    )
+    absent = dict(
+        Absence.objects.filter(season=season, player_id=member.pk)
+        .order_by()
+        .values_list("giornata__date", "league_points")
+    )
+    kept = MEMBER_LEDGERS[season.system.ledger](member, season, top, absent, chart_points)
+    me = next((r for r in rows if r.player_id == member.pk), None)
+    sheet = classifica_sheet(season, [me] if me else [])
+    standing = dict(sheet.rows[0]) if sheet.rows else None
+    turni = (me.turni if me else 0) + len(playing)
+    if standing is not None:  # a turno in corso is a turno played (its places not known yet)
+        standing["turni"] = turni
+        sheet = replace(sheet, rows=(standing,))
+    giorni = sorted({*kept.played, *playing, *absent}, reverse=True)
+    shown = Paginator(giorni, per_page).get_page(page)
+    by_date: dict[dt.date, list[Seat]] = {}
+    for s in (
+        Seat.objects.filter(
+            player=member, turno__season=season, turno__giornata__date__in=shown.object_list
+        )
+        .select_related("turno__giornata")
+        .only(*TIMELINE_FIELDS)
+        .order_by("-turno__giornata__date", "-turno__number")
+    ):
+        by_date.setdefault(s.turno.giornata.date, []).append(s)
+    timeline = []
+    for d in shown.object_list:
+        seats = by_date.get(d) or [None]
+        timeline += [Giorno(d, s, absent.get(d) if s is None else None) for s in seats]
+    return MemberSeason(
+        standing=standing,
+        sheet=sheet,
+        turni=turni,
+        kept=kept.kept,
+        calls=kept.calls,
+        titles=[(code, n) for code, n in (me.titles.items() if me else ()) if n],
+        games=kept.games,
+        timeline=timeline,
+        page=shown,
+        timeline_columns=kept.timeline_columns,
+        chart=kept.chart,
     )

@@ -400,10 +400,17 @@ def classifica_values(sheet: ClassificaSheet) -> list[list[Any]]:
     ]
 
 
-def player_timeline_html(timeline: list[Any]) -> SafeString:
-    """The rows of a member's giornate on their page (``views.public.Giorno``: the seat played,
-    or the absence), newest first: a plain loop like :func:`classifica_html`, not a template
-    loop (20 rows of 7 cells and their filters were most of the page's rendering)."""
+def player_timeline_html(
+    timeline: list[Any], columns: Iterable[tuple[str, str]] | None = None
+) -> SafeString:
+    """The rows of a member's giornate on their page (``selectors_games.Giorno``: the seat
+    played, or the absence), newest first: a plain loop like :func:`classifica_html`, not a
+    template loop (20 rows of 7 cells and their filters were most of the page's rendering).
+    After the date, the place and the total: the ``columns`` of a turno (key, label) from the
+    seat's stored figures, as its Verbale writes them; None, the counts ledger's ratio, titles,
+    league points and series."""
+    if columns is not None:
+        return _timeline_figures(timeline, [key for key, _label in columns])
     out = []
     open_badge = f' <span class="badge badge-open">{escape(gettext("in corso"))}</span>'
     absent_text = escape(gettext("assente: il punteggio più basso della giornata"))
@@ -447,3 +454,46 @@ def player_timeline_html(timeline: list[Any]) -> SafeString:
             f'<tr><td colspan="7" class="muted">{escape(gettext("Nessun turno."))}</td></tr>'
         )
     return mark_safe("".join(out))  # every text escaped above or by the badges' format_html
+
+
+def _turno_cell(s: Any, shown: str) -> str:
+    """A timeline row's first cell: the turno's date linked to its Verbale, its number when
+    not the first of the giornata, and "in corso"."""
+    number = f' <span class="muted small">#{s.turno.number}</span>' if s.turno.number > 1 else ""
+    open_badge = (
+        f' <span class="badge badge-open">{escape(gettext("in corso"))}</span>'
+        if s.turno.is_open
+        else ""
+    )
+    return (
+        f'<td><a href="{reverse("scoring:turno", args=[s.turno_id])}">{shown}</a>{number}'
+        f"{open_badge}</td>\n"
+    )
+
+
+def _timeline_figures(timeline: list[Any], keys: list[str]) -> SafeString:
+    """:func:`player_timeline_html` with a turno's own figures (``Seat.extra``) after its
+    place and total."""
+    out = []
+    for g in timeline:
+        day, shown = g.date.isoformat(), g.date.strftime("%d/%m/%Y")
+        s = g.seat
+        if s is None:
+            continue  # an absence: a ledger that keeps them has its own columns
+        figures = "".join(
+            f'<td class="num" data-col="{escape(key)}">'
+            f"{escape(formatting.figure(s.extra[key])) if key in s.extra else '—'}</td>\n"
+            for key in keys
+        )
+        out.append(
+            f'<tr data-turno="{s.turno_id}" data-date="{day}">\n{_turno_cell(s, shown)}'
+            f'<td class="num" data-col="place">{f"{s.place}°" if s.place else "—"}</td>\n'
+            f'<td class="num" data-col="total">{escape(formatting.figure(s.total))}</td>\n'
+            f"{figures}</tr>\n"
+        )
+    if not out:
+        out.append(
+            f'<tr><td colspan="{3 + len(keys)}" class="muted">'
+            f"{escape(gettext('Nessun turno.'))}</td></tr>"
+        )
+    return mark_safe("".join(out))  # every text escaped above

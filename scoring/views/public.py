@@ -7,8 +7,6 @@ Every view is :func:`members_view`: public unless ``KINGCLUB_MEMBERS_ONLY`` is o
 
 from __future__ import annotations
 
-import bisect
-import datetime as dt
 import hashlib
 import zlib
 from collections import defaultdict
@@ -20,7 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.paginator import EmptyPage, Paginator
+from django.core.paginator import EmptyPage
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -31,12 +29,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
-from scoring.charts import Bar, Line, bar_chart, even_indices, line_chart
+from scoring.charts import Bar, Line, bar_chart, line_chart
 from scoring.filters import TurnoFilter
-from scoring.models import Absence, Giornata, Player, PlayerFigures, Season, Seat, Turno
+from scoring.models import Player, Season, Turno
 from scoring.permissions import members_view
 from scoring.publishing import sees_unpublished, unpublished_page
-from scoring.rules.caf.season import FIGURE_COUNTS, league_line, season_figures
 from scoring.rules.numbers import typed_int_or_none
 from scoring.selectors import (
     TURNO_RELATED,
@@ -45,7 +42,7 @@ from scoring.selectors import (
     own_player_id,
     season_turni,
 )
-from scoring.selectors_games import member_page_follows_version
+from scoring.selectors_games import member_season
 from scoring.selectors_turno import turno_sheets
 from scoring.services.season import CHART_LEADERS
 from scoring.tables import (
@@ -65,7 +62,6 @@ from scoring.verbale import (
     classifica_sheet,
     last_closed_date,
 )
-from scoring.views import games as game_views
 from scoring.views import pagecache
 
 TURNI_PER_PAGE = 25
@@ -205,16 +201,14 @@ def _anonymous_page(
     season_pk: int | None,
     render_page: Callable[[Season, dict[str, Any]], HttpResponse],
     *key: Any,
-    follows_version: Callable[[str], bool] = lambda _code: True,
 ) -> HttpResponse | None:
     """A public page of a season kept whole for anonymous visitors (:mod:`.pagecache`), or None
     when it does not apply (a logged-in visitor, an unknown or hidden season, another game's).
     One query reads every season's state: the page's key holds the shown season's ``version``
     (bumped by every write the page shows: close, reopen, contest, rename...), the season
     picker, the URL, the language and what the caller adds (``key``). A page is kept only where
-    it shows nothing but what the version covers: every game's Classifica; a member's page
-    where its read model says so (``follows_version``, asked with the season's rule-set code:
-    :func:`~scoring.selectors_games.member_page_follows_version`)."""
+    it shows nothing but what the version covers: every game's Classifica and a member's page
+    (its turni in corso as they stood at the version, as the shared cache's part)."""
     if not pagecache.cacheable(request):
         return None
     raw = season_pk if season_pk is not None else request.GET.get("stagione")
@@ -223,8 +217,8 @@ def _anonymous_page(
         season = default_season(seasons)
     else:
         season = next((s for s in seasons if str(s.pk) == str(raw)), None)
-    if season is None or not season.published or not follows_version(season.ruleset_code):
-        return None  # the page as always (404, "non pubblicati", a page the version misses)
+    if season is None or not season.published:
+        return None  # the page as always (404, "non pubblicati")
     return pagecache.serve(
         request,
         (request.get_full_path(), get_language(), settings.CLUB_NAME, season.pk, *key, *seasons),
@@ -361,56 +355,6 @@ def players(request: HttpRequest) -> HttpResponse:
     return render(request, "scoring/public/players.html", ctx)
 
 
-@dataclass(frozen=True)
-class GameStat:
-    code: str
-    name: str
-    total: int
-    count: int
-
-    @property
-    def average(self) -> Decimal:
-        return (Decimal(self.total) / self.count).quantize(Decimal("0.01"))
-
-
-@dataclass(frozen=True)
-class Giorno:
-    """A giornata of the player's season: the seat they played, or the absence."""
-
-    date: dt.date
-    seat: Seat | None
-    absence: Decimal | None
-
-
-TIMELINE_FIELDS = (
-    *("turno", "place", "total", "ratio", "titles", "league_points"),
-    *("series_before", "series_after"),
-    *("turno__number", "turno__status", "turno__giornata__date"),
-)
-
-
-def _game_stats(figures: dict[str, Any], season: Season) -> list[GameStat]:
-    """Per game of the stored season figures (``PlayerFigures``), the sum and count of the
-    player's points: the ruleset's games in their order, then any other."""
-    per_game = figures.get("games", {})
-    games = season.ruleset.games
-    order = [*games, *sorted(set(per_game) - set(games))]
-    return [
-        GameStat(code, games[code].name if code in games else code, *per_game[code])
-        for code in order
-        if code in per_game and per_game[code][1]
-    ]
-
-
-def _shown_line(line: dict[str, Any], shown: list[int]) -> tuple[int, list[Decimal]]:
-    """A stored line (``league_line``: its first giornata and the running totals from there)
-    at the giornate the chart shows: the index among ``shown`` of its first point, and its
-    values from there."""
-    start, points = line["start"], line["points"]
-    first = bisect.bisect_left(shown, start)
-    return first, [Decimal(points[i - start]) for i in shown[first:]]
-
-
 def _chart_number(value: float) -> str:
     """Chart labels: ``10``, ``2,5``, ``−0,25`` (as few decimals as the value needs)."""
     d = Decimal(str(round(value, 2)))
@@ -420,8 +364,9 @@ def _chart_number(value: float) -> str:
 
 @members_view
 def player(request: HttpRequest, pk: int) -> HttpResponse:
-    """A member's season: turni with places, ratios, titles and league points; totals; calls;
-    average points per game; the chart of cumulative league points beside the leaders'."""
+    """A member's season, in every game: their standing in the season's columns; the turni a
+    page of giornate at a time; points per game; what their ledger keeps besides (C.A.F.'s
+    calls, titles and the chart of league points beside the leaders')."""
     member = get_object_or_404(Player, pk=pk)
     kept = _anonymous_page(
         request,
@@ -431,7 +376,6 @@ def player(request: HttpRequest, pk: int) -> HttpResponse:
         member.pk,
         member.name,
         member.active,
-        follows_version=member_page_follows_version,
     )
     return kept if kept is not None else _player_page(request, member, _season_from(request))
 
@@ -446,8 +390,6 @@ def _player_page(
         return hidden
     if season is None:
         return render(request, "scoring/public/player.html", ctx)
-    if season.is_generic:
-        return game_views.player_page(request, member, season, ctx)
     key = player_cache_key(
         season, member=member.pk, language=get_language(), path=request.get_full_path()
     )
@@ -456,6 +398,7 @@ def _player_page(
         part = _player_part(request, member, season)
         cache.set(key, part, CLASSIFICA_CACHE_SECONDS)
     ctx.update(
+        system=season.system,
         standing=part["standing"],
         season_html=mark_safe(part["html"]),  # rendered from our template, texts escaped there
     )
@@ -472,111 +415,80 @@ def player_cache_key(season: Season, *, member: int, language: str, path: str) -
 
 
 def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[str, Any]:
-    """The member's season as the page shows it below its head: totals, calls, the charts, the
-    points per game and the timeline, rendered; and the member's Classifica row (the head's
-    series and place). The same for every visitor: what the shared cache keeps."""
-    ctx: dict[str, Any] = {"player": member, "season": season}
-    rows = classifica(season, top=CHART_LEADERS, player_id=member.pk)
-    mine = next((r for r in rows if r.player_id == member.pk), None)
-    leaders = [r for r in rows[:CHART_LEADERS] if r.player_id is not None]
-    # what the last close kept (PlayerFigures): the member's season figures and league points
-    # per giornata played, the leaders' lines of the chart; not the seats of a whole season
-    stored = {
-        pid: (figures, played, line)
-        for pid, figures, played, line in PlayerFigures.objects.filter(
-            season=season, player_id__in=[member.pk, *(r.player_id for r in leaders)]
-        ).values_list("player_id", "figures", "played", "line")
+    """The member's season as the page shows it below its head (:func:`member_season`,
+    rendered), and their Classifica row (the head's series and place). The same for every
+    visitor: what the shared cache keeps."""
+    m = member_season(
+        member,
+        season,
+        page=request.GET.get("pagina"),
+        per_page=TIMELINE_PER_PAGE,
+        leaders=CHART_LEADERS,
+        chart_points=CHART_POINTS,
+    )
+    system = season.system
+    cells = sheet_cells(m.sheet, season_figure)
+    mine = cells.rows.get(member.pk)
+    figures = [
+        (col, header, cell)
+        for (col, _css, header), (_c, _s, cell) in zip(cells.headers, mine or (), strict=False)
+    ]
+    ctx: dict[str, Any] = {
+        "player": member,
+        "season": season,
+        "system": system,
+        "standing": m.standing,
+        "figures": figures,
+        "kept": m.kept,
+        "calls": m.calls,
+        "titles_won": m.titles,
+        "games": m.games,
+        "counts_chosen": any(g.chosen is not None for g in m.games),
+        "penalty_points": system.points_are_penalties,
+        "timeline": m.timeline,
+        "timeline_columns": m.timeline_columns,
+        "timeline_rows": player_timeline_html(m.timeline, m.timeline_columns),
+        "timeline_page": m.page,
+        "timeline_pages": list(m.page.paginator.get_elided_page_range(m.page.number, on_ends=1)),
     }
-    figures, played, _line = stored.get(member.pk, ({}, {}, None))
-    figures = figures or season_figures()
-    mine_played = {dt.date.fromisoformat(d): Decimal(lp) for d, lp in played.items()}
-    # the turni being played (not in the figures until they close)
-    playing = list(
-        Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.IN_CORSO)
-        .order_by()
-        .values_list("turno__giornata__date", flat=True)
-    )
-    mine_absent = dict(
-        Absence.objects.filter(season=season, player_id=member.pk)
-        .order_by()
-        .values_list("giornata__date", "league_points")
-    )
-    dates = list(
-        Giornata.objects.filter(season=season, lowest__isnull=False)
-        .order_by("date")
-        .values_list("date", flat=True)
-    )
-    shown = even_indices(len(dates), CHART_POINTS)
-    start, points = league_line(dates, mine_played, mine_absent)
-    first, values = _shown_line({"start": start, "points": points}, shown)
-    lines = [Line(member.name, values, highlight=True, start=first)]
-    for r in leaders:
-        if r.player_id != member.pk:
-            first, values = _shown_line(stored[r.player_id][2], shown)
-            lines.append(Line(r.player, values, start=first))
-    chart = line_chart(
-        lines,
-        [dates[i].strftime("%d/%m") for i in shown],
-        title=_("Punti in classifica, giornata per giornata"),
-        chart_id="chart-league",
-        x_title=_("Giornata"),
-        y_title=_("Punti"),
-        empty_text=_("Nessuna giornata chiusa."),
-        fmt=_chart_number,
-        show_title=False,
-    )
-
-    games = _game_stats(figures, season)
-    bars = bar_chart(
-        [
-            Bar(
-                GAME_TEXT.get(g.code, (g.code, ""))[0],
-                g.average,
-                suit=GAME_TEXT.get(g.code, ("", ""))[1],
-                note=_("%(n)d smazzate") % {"n": g.count},
+    if m.chart is not None:
+        shown = len(m.chart.dates)
+        ctx["chart"] = mark_safe(  # built by scoring.charts, every text escaped there
+            line_chart(
+                [
+                    Line(li.name, li.values, highlight=li.highlight, start=li.start)
+                    for li in m.chart.lines
+                ],
+                [d.strftime("%d/%m") for d in m.chart.dates],
+                title=_("Punti in classifica, giornata per giornata"),
+                chart_id="chart-league",
+                x_title=_("Giornata"),
+                y_title=_("Punti"),
+                empty_text=_("Nessuna giornata chiusa."),
+                fmt=_chart_number,
+                show_title=False,
             )
-            for g in games
-        ],
-        title=_("Media punti per gioco"),
-        chart_id="chart-games",
-        empty_text=_("Nessuna smazzata."),
-        fmt=lambda v: format_number(Decimal(str(round(v, 2))), 2),
-    )
-
-    # the giornate of the member's season, newest first, a page at a time: the turno played
-    # (its row loaded for this page only) or the absence
-    giorni = sorted({*mine_played, *playing, *mine_absent}, reverse=True)
-    page = Paginator(giorni, TIMELINE_PER_PAGE).get_page(request.GET.get("pagina"))
-    by_date = {
-        s.turno.giornata.date: s
-        for s in Seat.objects.filter(
-            player=member, turno__season=season, turno__giornata__date__in=page.object_list
         )
-        .select_related("turno__giornata")
-        # what a timeline row shows: not the turno's nor the giornata's other columns (the
-        # giornata's state_after is the whole season's series)
-        .only(*TIMELINE_FIELDS)
-        .order_by("turno__giornata__date", "turno__number")
-    }
-    timeline = [Giorno(d, by_date.get(d), mine_absent.get(d)) for d in page.object_list]
-    ctx.update(
-        standing=mine,
-        timeline=timeline,
-        timeline_rows=player_timeline_html(timeline),
-        timeline_page=page,
-        timeline_pages=list(page.paginator.get_elided_page_range(page.number, on_ends=1)),
-        turni_count=(mine.turni if mine else 0) + len(playing),
-        wins=figures["wins"],
-        podiums=figures["podiums"],
-        calls={key: figures[key] for key in FIGURE_COUNTS},
-        games=games,
-        chart=mark_safe(chart),  # built by scoring.charts, every text escaped there
-        chart_thinned=(len(shown), len(dates)) if len(shown) < len(dates) else None,
-        games_chart=mark_safe(bars),
-        titles_won=[(code, n) for code, n in (mine.titles.items() if mine else ()) if n],
+        ctx["chart_thinned"] = (shown, m.chart.giornate) if shown < m.chart.giornate else None
+    ctx["games_chart"] = mark_safe(
+        bar_chart(
+            [
+                Bar(
+                    GAME_TEXT.get(g.code, (g.code, ""))[0] if g.symbol else _(g.name),
+                    g.average,
+                    suit=GAME_TEXT.get(g.code, ("", ""))[1] if g.symbol else "",
+                    note=_("%(n)d smazzate") % {"n": g.count},
+                )
+                for g in m.games
+            ],
+            title=_("Media punti per gioco"),
+            chart_id="chart-games",
+            empty_text=_("Nessuna smazzata."),
+            fmt=lambda v: format_number(Decimal(str(round(v, 2))), 2),
+        )
     )
     html = render_to_string("scoring/public/_player_season.html", ctx, request)
-    return {"standing": mine, "html": html}
+    return {"standing": m.standing, "html": html}
 
 
 urlpatterns = [

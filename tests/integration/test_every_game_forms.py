@@ -227,7 +227,8 @@ def test_the_player_page_names_the_games_and_writes_averages_alike(client, membe
     rows = dict(re.findall(r'<tr data-game="(\w+)"><th scope="row">([^<]*)</th>', html))
     assert rows == {"NORMALE": "normale", "SCALA_REALE": "scala reale"}
     normale = html.split('<tr data-game="NORMALE">')[1].split("</tr>")[0]
-    assert re.findall(r'<td class="num">([^<]*)</td>', normale) == ["1", "0", "34,00"]
+    cells = r'<td class="num" data-col="(?:count|chosen|average)">([^<]*)</td>'
+    assert re.findall(cells, normale) == ["1", "0", "34,00"]
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<tr data-game="NORMALE"><th scope="row">normal</th>' in english
     assert "34.00" in english.split('<tr data-game="NORMALE">')[1].split("</tr>")[0]

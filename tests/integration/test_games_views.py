@@ -186,8 +186,11 @@ def test_members_pages_of_a_ramino_season(client, turno):
     bruno_page = client.get(
         reverse("scoring:player", args=[Player.objects.get(name="Bruno").pk]) + q
     ).content.decode()
-    stats = re.findall(r'<div class="stat"><dt>([^<]*)</dt><dd>([^<]*)</dd></div>', bruno_page)
-    assert stats == [("Punti", "2"), ("Partite", "1"), ("Vinte", "0")]
+    stats = re.findall(
+        r'<div class="stat" data-stat="[^"]+"><dt>([^<]*)</dt><dd>([^<]*)</dd></div>', bruno_page
+    )
+    # his place, then the season's figures in the Classifica's columns (the one player page)
+    assert stats == [("Pos.", "2"), ("Punti", "2"), ("Partite", "1"), ("Vinte", "0")]
     assert client.get(reverse("scoring:turni") + q).status_code == 200
 
 
@@ -239,13 +242,18 @@ def test_a_name_that_looks_like_a_formula_stays_text(client, turno):
     assert cells and all(c.data_type == "s" for c in cells)
 
 
-def test_a_members_page_of_a_ramino_season_follows_the_turno_in_corso(client, turno):
-    """The generic ledger's member page counts a turno in corso's smazzate, which bump no season
-    version: the page cache never keeps it whole for anonymous readers (C.A.F.'s it does)."""
-    from scoring.services.games import game_smazzata_record
+def test_a_members_page_of_a_ramino_season_is_kept_by_the_season_version(client, turno):
+    """Every game's member page is kept by the season's version (as C.A.F.'s): its points per
+    game count the closed turni, so a smazzata of a turno in corso shows once the turno
+    closes (the close bumps the version), never a page kept from before."""
+    from scoring.services.games import game_smazzata_record, game_turno_close
 
     url = reverse("scoring:player", args=[turno.first_dealer.pk]) + f"?stagione={turno.season.pk}"
     before = client.get(url).content.decode()
     assert 'data-game="NORMALE"' not in before
     game_smazzata_record(turno=turno, record=bruno_closes())
-    assert 'data-game="NORMALE"' in client.get(url).content.decode()
+    assert client.get(url).content.decode() == before
+    game_smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
+    game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
+    after = client.get(url).content.decode()
+    assert 'data-game="NORMALE"' in after and 'data-game="SCALA_REALE"' in after

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from django.utils import translation
 
+from scoring.selectors_games import Giorno
 from scoring.tables import player_timeline_html
-from scoring.views.public import Giorno
 
 
 def _seat(**kw):
