@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum
 from django.utils.translation import gettext as _
@@ -406,39 +408,86 @@ def _shown_line(line: dict[str, Any], shown: list[int]) -> tuple[int, list[Decim
     return first, [Decimal(points[i - start]) for i in shown[first:]]
 
 
+#: the member's closed turni whose points per game one entry of the shared cache keeps
+GAMES_BLOCK = 50
+GAMES_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def _records_kept(
     member: Player, season: Season, leaders: list[Any], absent: dict[dt.date, Decimal], points: int
 ) -> _Kept:
     """The five games': the giornate of the member's closed turni and, per game code the ledger
-    indexes (``smazzata_keys``), their smazzate, points and choices (one grouped query each)."""
-    closed = Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.CHIUSO)
-    played = closed.order_by().values_list("turno__giornata__date", flat=True).distinct()
-    system = season.system
-    by_game = (
-        Result.objects.filter(
-            player=member,
-            smazzata__turno__season=season,
-            smazzata__turno__status=Turno.CHIUSO,
-        )
-        .values_list("smazzata__game")
-        .annotate(
-            n=Count("pk"),
-            total=Sum("points"),
-            chosen=Count("pk", filter=Q(smazzata__caller=member)),
-        )
-        .order_by("smazzata__game")
+    indexes (``smazzata_keys``), their smazzate, points and choices (:func:`_records_games`)."""
+    closed = list(
+        Seat.objects.filter(player=member, turno__season=season, turno__status=Turno.CHIUSO)
+        .order_by("turno__giornata__date", "turno__number", "turno_id")
+        .values_list("turno_id", "turno__closed_at", "turno__giornata__date")
     )
+    system = season.system
     return _Kept(
-        played=list(played),
+        played={date for _t, _at, date in closed},
         kept=[],
         calls=None,
         games=[
             MemberGame(code, system.game_name(code), n, total, chosen, symbol=False)
-            for code, n, total, chosen in by_game
+            for code, (n, total, chosen) in sorted(_records_games(member, season, closed).items())
         ],
         chart=None,
         timeline_columns=system.turno_columns(),
     )
+
+
+def _records_games(
+    member: Player, season: Season, closed: list[tuple[int, Any, dt.date]]
+) -> dict[str, list[int]]:
+    """Per game code, the member's smazzate, points and choices in their ``closed`` turni (the
+    turno, when it closed; in turno order), summed from blocks of :data:`GAMES_BLOCK` turni
+    kept in the shared cache. A block's key names its turni and the moment each closed: a
+    closed turno's smazzate change only through a reopen (which takes it out) and a close
+    (a new moment), so a block is never stale, and after a close only the block of that turno
+    is summed again in the database (one grouped query), not the whole season's smazzate."""
+    made = season.created_at.timestamp() if season.created_at else 0
+    blocks = [closed[i : i + GAMES_BLOCK] for i in range(0, len(closed), GAMES_BLOCK)]
+    keys = [
+        "member-games:{}:{}:{}:{}".format(
+            season.pk,
+            made,
+            member.pk,
+            hashlib.blake2s(
+                repr([(t, at.isoformat() if at else "") for t, at, _d in block]).encode(),
+                digest_size=12,
+            ).hexdigest(),
+        )
+        for block in blocks
+    ]
+    kept = cache.get_many(keys)
+    missing = {i for i, key in enumerate(keys) if key not in kept}
+    if missing:
+        block_of = {t: i for i in missing for t, _at, _d in blocks[i]}
+        summed: dict[int, dict[str, list[int]]] = {i: {} for i in missing}
+        for turno, code, n, total, chosen in (
+            Result.objects.filter(player=member, smazzata__turno_id__in=list(block_of))
+            .values_list("smazzata__turno_id", "smazzata__game")
+            .annotate(
+                n=Count("pk"),
+                total=Sum("points"),
+                chosen=Count("pk", filter=Q(smazzata__caller=member)),
+            )
+            .order_by()
+        ):
+            _add_game(summed[block_of[turno]], code, (n, total or 0, chosen))
+        fresh = {keys[i]: summed[i] for i in missing}
+        cache.set_many(fresh, GAMES_CACHE_SECONDS)
+        kept.update(fresh)
+    out: dict[str, list[int]] = {}
+    for key in keys:
+        for code, figures in kept[key].items():
+            _add_game(out, code, figures)
+    return out
+
+
+def _add_game(into: dict[str, list[int]], code: str, figures: Iterable[int]) -> None:
+    into[code] = [a + b for a, b in zip(into.get(code, (0, 0, 0)), figures, strict=True)]
 
 
 #: What each ledger keeps of a member's season beyond the Classifica, by the ledger the season's

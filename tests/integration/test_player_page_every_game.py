@@ -160,3 +160,42 @@ def test_the_first_reader_of_a_ramino_page_runs_the_same_queries_at_any_size(cli
         counted.append(len(cold.captured_queries))
         assert len(dates(page)) == n
     assert counted[0] == counted[1]
+
+
+def test_a_ramino_members_points_per_game_sum_again_only_the_changed_block(client, monkeypatch):
+    """The points per game are summed from blocks of closed turni kept in the shared cache: a
+    close sums again only its own block; a reopen, a correction and the close again show the
+    corrected smazzata (the block's key names when each turno closed)."""
+    from scoring import selectors_games
+
+    monkeypatch.setattr(selectors_games, "GAMES_BLOCK", 2)
+    season = ramino_season()  # five turni: blocks of turni 1-2, 3-4 and 5
+    url = url_of(season)
+
+    def pokerissimo() -> dict[str, str]:
+        page = client.get(url).content.decode()
+        row = page.split('<tr data-game="POKERISSIMO">')[1].split("</tr>")[0]
+        return dict(re.findall(r'data-col="(\w+)"[^>]*>([^<]*)</td>', row))
+
+    assert pokerissimo()["chosen"] == "3"
+    turni = list(season.turni.order_by("giornata__date").values_list("pk", flat=True))
+    sixth = api.turno_start(
+        season=season, date=dt.date(2026, 11, 6), players=NAMES, first_dealer="Anna"
+    )
+    api.smazzata_record(turno=sixth, record={"closer": "Anna", "close": "POKERISSIMO"})
+    api.turno_close(turno=sixth, tiebreak=["Bruno", "Carla"])
+    with CaptureQueriesContext(connection) as cold:
+        assert pokerissimo() == {"count": "6", "chosen": "4", "total": "0", "average": "0,00"}
+    summed = [q["sql"] for q in cold.captured_queries if 'FROM "scoring_result"' in q["sql"]]
+    assert len(summed) == 1
+    assert re.search(r"IN \((\d+), (\d+)\)", summed[0]).groups() == (
+        str(turni[4]),
+        str(sixth.pk),
+    )
+    # the first turno reopened, its smazzata given to Bruno, closed again
+    api.turno_reopen(turno=turni[0], reason="verifica")
+    api.smazzata_correct(
+        turno=turni[0], number=1, record={"closer": "Bruno", "close": "POKERISSIMO"}
+    )
+    api.turno_close(turno=turni[0], tiebreak=["Anna", "Carla"])
+    assert pokerissimo() == {"count": "6", "chosen": "3", "total": "0", "average": "0,00"}
