@@ -29,6 +29,7 @@ from django.core.management.color import no_style
 from django.db import DatabaseError, connection, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.functional import lazy
 
 from scoring.models import (
     Player,
@@ -561,10 +562,14 @@ def _verify_with_engine() -> None:
         ]
         if not refused:
             # every stored (derived) number against the replay: seats, titles, giornate,
-            # absences, the Classifica; an edited one is refused like broken play
+            # absences, the Classifica; an edited one is refused like broken play, its line
+            # (Difference.text) said in the language it is read in, the restore's reader's
             problems += [
                 Problem.said(
-                    "LEDGER", IN_SEASON, {"season": season.name, "message": str(d)}, field=d.field
+                    "LEDGER",
+                    IN_SEASON,
+                    {"season": season.name, "message": lazy(d.text, str)()},
+                    field=d.field,
                 )
                 for d in season_differences(season=season)
             ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import json
 import os
 import re
 import subprocess
@@ -246,6 +247,50 @@ def test_backup_in_both_languages(tmp_path):
     assert run("backup", str(missing), language="en")[0] == (
         f"cannot write {missing}: No such file or directory"
     )
+
+
+def test_restore_says_the_differences_it_refuses_in_the_readers_language(tmp_path):
+    """A backup whose seat's league points were edited: restore refuses it and says each
+    difference (place, field, the texts) in the reader's language, the values as stored."""
+    from scoring.services.backup import backup_document
+
+    turno, _ = play_turno(_caf_season(), dt.date(2026, 11, 6), P4, seed=1)
+    doc = backup_document()
+    seats = doc["tables"]["scoring.seat"]
+    player_at, points_at = seats["columns"].index("player"), seats["columns"].index("league_points")
+    dario = Player.objects.get(name="Dario").pk
+    row = next(r for r in seats["rows"] if r[player_at] == dario)
+    row[points_at] = "5.00"
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    said = {
+        language: run("restore", str(path), "--force", language=language) for language in LANGUAGES
+    }
+    stored, expected = "Decimal('5.00')", "Decimal('0.62')"
+    day = "datetime.date(2026, 11, 6)"
+    assert said["it"] == (
+        "nulla ripristinato",
+        "",
+        f"[LEDGER] stagione 2026-27: 2026-27 · turno {turno.label}, Dario · punti di lega: "
+        f"registrato {stored}, atteso {expected}\n"
+        "[LEDGER] stagione 2026-27: 2026-27 · cifre del giocatore, Dario · punti per giornata "
+        f"giocata: registrato {{{day}: {stored}}}, atteso {{{day}: {expected}}}\n"
+        "[LEDGER] stagione 2026-27: 2026-27 · cifre del giocatore, Dario · andamento in "
+        f"classifica: registrato {{'start': 0, 'points': [{stored}]}}, atteso {{'start': 0, "
+        f"'points': [{expected}]}}\n",
+    )
+    assert said["en"] == (
+        "nothing restored",
+        "",
+        f"[LEDGER] season 2026-27: 2026-27 · turno {turno.label}, Dario · league points: "
+        f"stored {stored}, expected {expected}\n"
+        "[LEDGER] season 2026-27: 2026-27 · player's figures, Dario · points per giornata "
+        f"played: stored {{{day}: {stored}}}, expected {{{day}: {expected}}}\n"
+        "[LEDGER] season 2026-27: 2026-27 · player's figures, Dario · places over the season: "
+        f"stored {{'start': 0, 'points': [{stored}]}}, expected {{'start': 0, "
+        f"'points': [{expected}]}}\n",
+    )
+    assert Seat.objects.count() == 4  # nothing restored: the club as it was
 
 
 def test_export_season_in_both_languages(tmp_path):
