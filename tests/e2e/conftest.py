@@ -3,11 +3,16 @@ server with a real database. Skipped, with a clear reason, when Chromium is not 
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import os
 import shutil
+import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -130,6 +135,95 @@ def browser(live_server):
         )
         yield browser
         browser.close()
+
+
+# -- a club built once, restored for each test -----------------------------------------------
+T = TypeVar("T")
+# the database as a club's build left it, and what the build returned, by the build's name
+_BUILT: dict[str, tuple[sqlite3.Connection, object]] = {}
+# on xdist workers, the run's folder the workers share (the first worker to build a club leaves
+# it there for the others)
+_SHARED: list[Path] = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _built_clubs(tmp_path_factory):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _SHARED[:] = [tmp_path_factory.getbasetemp().parent]
+    yield
+    for snapshot, _value in _BUILT.values():
+        snapshot.close()
+    _BUILT.clear()
+    _SHARED.clear()
+
+
+def built_once(build: Callable[[], T]) -> T:
+    """``build()``'s club, built through the services the first time the run asks for it; later
+    the test database is restored to what that build left (SQLite's backup of the in-memory
+    database, a few ms) and a copy of what it returned is given back. For ``transactional_db``
+    tests: the flush after each test still empties the database, and what a test wrote goes
+    with it, so each test starts from the club as built, whatever the order.
+
+    On xdist workers the first worker to ask builds and leaves the database (a file) and what
+    the build returned (pickled) in the run's shared folder; another worker asking for the same
+    build waits for it and restores that. The ids are the build's (the backup carries
+    ``sqlite_sequence``); the objects returned are copies, so a test that changes one
+    (``refresh_from_db``) changes nothing for the next. On another database (or a test database
+    on disk) the club is built every time."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite" or not connection.is_in_memory_db():
+        return build()
+    key = f"{build.__module__}.{build.__qualname__}"
+    connection.ensure_connection()
+    if key not in _BUILT:
+        if not _SHARED:
+            value = build()
+            _BUILT[key] = (_snapshot(), copy.deepcopy(value))
+            return value
+        _BUILT[key] = _shared_build(key, build)
+    snapshot, value = _BUILT[key]
+    _restore(snapshot)
+    return copy.deepcopy(value)
+
+
+def _snapshot() -> sqlite3.Connection:
+    from django.db import connection
+
+    snapshot = sqlite3.connect(":memory:", check_same_thread=False)
+    connection.connection.backup(snapshot)
+    return snapshot
+
+
+def _restore(snapshot: sqlite3.Connection) -> None:
+    from django.contrib.contenttypes.models import ContentType
+    from django.db import connection
+
+    snapshot.backup(connection.connection)
+    ContentType.objects.clear_cache()  # the flush made new content types; these are the build's
+
+
+def _shared_build(key: str, build: Callable[[], T]) -> tuple[sqlite3.Connection, T]:
+    """The build, or another worker's copy of it, under a lock in the run's shared folder."""
+    import fcntl
+    import pickle
+
+    folder = _SHARED[0]
+    database, returned = folder / f"club-{key}.sqlite3", folder / f"club-{key}.pickle"
+    with open(folder / f"club-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if database.exists():
+            snapshot = sqlite3.connect(":memory:", check_same_thread=False)
+            with contextlib.closing(sqlite3.connect(database)) as disk:
+                disk.backup(snapshot)
+            return snapshot, pickle.loads(returned.read_bytes())
+        value = build()
+        snapshot = _snapshot()
+        with contextlib.closing(sqlite3.connect(folder / f"club-{key}.part")) as disk:
+            snapshot.backup(disk)
+        returned.write_bytes(pickle.dumps(value))
+        (folder / f"club-{key}.part").rename(database)
+        return snapshot, value
 
 
 def axe_context(browser, width: int, height: int):

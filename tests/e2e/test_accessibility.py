@@ -29,7 +29,7 @@ from django.urls import reverse
 
 from scoring import api
 from scoring.models import Giornata, Player, Season, Seat, Turno
-from tests.e2e.conftest import audit, axe_context, needs_axe
+from tests.e2e.conftest import audit, axe_context, built_once, needs_axe
 
 VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
 # every game of the club: C.A.F. first, then the five kept by the generic ledger
@@ -114,6 +114,11 @@ def _first_close(code: str, user: User) -> Season:
 
 @pytest.fixture
 def club(transactional_db) -> Club:
+    """The club of :func:`demo_club`, built once for both sizes (``built_once``)."""
+    return built_once(demo_club)
+
+
+def demo_club() -> Club:
     """The demo club (three giornate of C.A.F., three evenings of each other game), a turno in
     corso of every game, a first-closed season of each of the five games; the member "socio"
     linked to a C.A.F. player."""

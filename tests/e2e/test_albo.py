@@ -18,14 +18,14 @@ from scoring.demo import DEMO_MEMBERS, simulated_season
 from scoring.models import Season, Standing, TitleAward
 from scoring.services.interchange import season_import
 from scoring.services.seasons_close import season_close, season_new
+from tests.e2e.conftest import built_once
 from tests.helpers import play_turno
 
 PASSWORD = "pw-e2e-albo-1"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-@pytest.fixture
-def club(transactional_db):
+def _two_closed_and_one_open():
     """Two closed seasons (the second carrying the first's series) and one in progress."""
     first = season_import(
         data=simulated_season(
@@ -54,6 +54,12 @@ def club(transactional_db):
     user = User.objects.create_user("maria", password=PASSWORD)
     user.groups.add(Group.objects.get_or_create(name="Segretario")[0])
     return first, second, third
+
+
+@pytest.fixture
+def club(transactional_db):
+    """The three seasons, built once per process (``built_once``): each test starts from them."""
+    return built_once(_two_closed_and_one_open)
 
 
 def _login(page, base: str) -> None:
