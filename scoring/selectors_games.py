@@ -330,6 +330,8 @@ class MemberSeason:
     # seat's figures); None: the counts ledger's ratio, titles, league points and series
     timeline_columns: list[tuple[str, str]] | None
     chart: MemberChart | None  # league points giornata by giornata, where the ledger keeps them
+    # the points per game written with their sign (C.A.F.'s counts, as its Verbale writes them)
+    signed: bool = False
 
 
 @dataclass(frozen=True)
@@ -342,6 +344,7 @@ class _Kept:
     games: list[MemberGame]
     chart: MemberChart | None
     timeline_columns: list[tuple[str, str]] | None
+    signed: bool = False
 
 
 def _counts_kept(
@@ -396,6 +399,7 @@ def _counts_kept(
         ],
         chart=MemberChart([dates[i] for i in shown], len(dates), lines),
         timeline_columns=None,
+        signed=True,
     )
 
 
@@ -569,4 +573,5 @@ def member_season(
         page=shown,
         timeline_columns=kept.timeline_columns,
         chart=kept.chart,
+        signed=kept.signed,
     )

@@ -445,6 +445,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
         "games": m.games,
         "counts_chosen": any(g.chosen is not None for g in m.games),
         "penalty_points": system.points_are_penalties,
+        "signed": m.signed,
         "timeline": m.timeline,
         "timeline_columns": m.timeline_columns,
         "timeline_rows": player_timeline_html(m.timeline, m.timeline_columns),
