@@ -460,29 +460,42 @@ def main(argv: list[str] | None = None) -> int:
 
     django.setup()
     from django.conf import settings
-    from django.core.management import call_command
 
     # production-like: no query log, no template debug (settings.DEBUG is read at each use)
     settings.DEBUG = False
+    results, code = measure_all(
+        args.backend, args.size, Path(args.data_dir), args.repeat, args.doc_repeat, migrate=True
+    )
+    Path(args.out).write_text(json.dumps(results, indent=1, default=str))
+    return code
+
+
+def measure_all(
+    backend: str, size: int, data_dir: Path, repeat: int, doc_repeat: int, migrate: bool
+) -> tuple[dict[str, Any], int]:
+    """Every measure on the current database (migrated first with ``migrate``): the results and
+    the exit status (1 when no season was imported). The smoke test runs it in its process."""
+    from django.core.management import call_command
+
     results: dict[str, Any] = {
-        "backend": args.backend,
-        "size": args.size,
-        "repeat": args.repeat,
-        "doc_repeat": args.doc_repeat,
+        "backend": backend,
+        "size": size,
+        "repeat": repeat,
+        "doc_repeat": doc_repeat,
         "rss_start_mb": rss_mb(),
         "loadavg_start": os.getloadavg()[0],
     }
-    secs, _ = timed(lambda: call_command("migrate", verbosity=0, interactive=False))
-    results["migrate_seconds"] = round(secs, 2)
-    log(f"migrated in {secs:.1f} s")
+    if migrate:
+        secs, _ = timed(lambda: call_command("migrate", verbosity=0, interactive=False))
+        results["migrate_seconds"] = round(secs, 2)
+        log(f"migrated in {secs:.1f} s")
 
-    guarded("import", results, lambda: measure_import(args.size, Path(args.data_dir)))
-    results["analyze_seconds"] = round(analyze(args.backend), 2)
-    guarded("dataset", results, lambda: dataset_facts(args.backend))
+    guarded("import", results, lambda: measure_import(size, data_dir))
+    results["analyze_seconds"] = round(analyze(backend), 2)
+    guarded("dataset", results, lambda: dataset_facts(backend))
     season = biggest_season()
     if season is None:
-        Path(args.out).write_text(json.dumps(results, indent=1, default=str))
-        return 1
+        return results, 1
     results["season"] = {
         "name": season.name,
         "turni": season.n,
@@ -493,26 +506,25 @@ def main(argv: list[str] | None = None) -> int:
     log("reopening an early turno...")
     guarded("reopen", results, lambda: measure_reopen(season.pk))
     log("classifica...")
-    guarded("classifica", results, lambda: measure_classifica(season.pk, args.repeat))
+    guarded("classifica", results, lambda: measure_classifica(season.pk, repeat))
     turno_pk = page_targets(season.pk)
     log("pages...")
-    guarded("page_home", results, lambda: measure_page("scoring:home", [], args.repeat))
-    guarded("page_turno", results, lambda: measure_page("scoring:turno", [turno_pk], args.repeat))
+    guarded("page_home", results, lambda: measure_page("scoring:home", [], repeat))
+    guarded("page_turno", results, lambda: measure_page("scoring:turno", [turno_pk], repeat))
     log("documents...")
     guarded(
         "doc_pdf",
         results,
-        lambda: measure_document("scoring:turno_pdf", [turno_pk], args.doc_repeat),
+        lambda: measure_document("scoring:turno_pdf", [turno_pk], doc_repeat),
     )
     guarded(
         "doc_xlsx",
         results,
-        lambda: measure_document("scoring:turno_xlsx", [turno_pk], args.doc_repeat),
+        lambda: measure_document("scoring:turno_xlsx", [turno_pk], doc_repeat),
     )
     results["peak_rss_mb"] = rss_mb()
     results["loadavg_end"] = os.getloadavg()[0]
-    Path(args.out).write_text(json.dumps(results, indent=1, default=str))
-    return 0
+    return results, 0
 
 
 if __name__ == "__main__":
