@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -42,7 +42,7 @@ from scoring.rules.caf.simulator import play_deal, simulate_turno
 from scoring.selectors import TurnoState, turno_record, turno_state, turno_with_everything
 from scoring.services.turni import penalita_add, smazzata_record, turno_start
 from scoring.views.entry_calls import progress_before as _progress_before
-from tests.conftest import database_writes
+from tests.conftest import database_writes, kept_for_the_scope
 
 pytestmark = pytest.mark.django_db
 
@@ -211,34 +211,69 @@ def _record_smazzate(turno: Turno, smazzate: Iterable) -> None:
         )
 
 
-@pytest.fixture
-def club(make_season, segretario, client) -> dict[str, Any]:
+@pytest.fixture(scope="module")
+def _club(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:
     """A season with one closed turno; an open turno part-way through; a complete open turno
-    with a tie (the close form has a spareggio to fill); the segretario logged in."""
-    season: Season = make_season(
-        name="2026-27", players=PLAYERS, giornate=1, seed=4, attendance=1.0, penalty_chance=0.5
-    )
-    closed = Turno.objects.get(status=Turno.CHIUSO)
-    rules = season.ruleset
-    record = simulate_turno(rules, TABLE, random.Random(11), first_dealer=TABLE[0])
-    n = len(record.smazzate)
-    partial = turno_start(
-        season=season, date=dt.date(2026, 10, 2), players=TABLE, first_dealer=TABLE[0]
-    )
-    _record_smazzate(partial, record.smazzate[: n - 5])
-    complete = turno_start(
-        season=season, date=dt.date(2026, 10, 9), players=TABLE, first_dealer=TABLE[0]
-    )
-    _record_smazzate(complete, record.smazzate)
-    totals = turno_state(complete.pk).score.totals
-    low, high = sorted(TABLE, key=lambda p: totals[p])[:2]
-    if totals[high] != totals[low]:  # a penalità makes a tie
-        penalita_add(
-            turno=complete, player=high, points=totals[low] - totals[high], article="9", reason="t"
-        )
-    assert turno_state(complete.pk).score.tied
-    client.force_login(segretario)
-    return {"season": season, "closed": closed.pk, "partial": partial.pk, "complete": complete.pk}
+    with a tie (the close form has a spareggio to fill); the segretario. Built once for the
+    module (kept_for_the_scope): each test starts from it in a savepoint, as it started from
+    its own copy when the club was built for each test (seven times, about a second of CPU
+    each); the examples of a test post to the same database, as before."""
+    from django.contrib.auth.models import Group, User
+
+    from scoring.demo import simulated_season
+    from scoring.services.interchange import season_import
+
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            segretario = User.objects.create_user(username="segretario", password="pw-kingclub-1")
+            segretario.groups.add(Group.objects.get_or_create(name="Segretario")[0])
+            season = season_import(
+                data=simulated_season(
+                    name="2026-27",
+                    players=PLAYERS,
+                    giornate=1,
+                    seed=4,
+                    attendance=1.0,
+                    penalty_chance=0.5,
+                )
+            )
+            closed = Turno.objects.get(status=Turno.CHIUSO)
+            rules = season.ruleset
+            record = simulate_turno(rules, TABLE, random.Random(11), first_dealer=TABLE[0])
+            n = len(record.smazzate)
+            partial = turno_start(
+                season=season, date=dt.date(2026, 10, 2), players=TABLE, first_dealer=TABLE[0]
+            )
+            _record_smazzate(partial, record.smazzate[: n - 5])
+            complete = turno_start(
+                season=season, date=dt.date(2026, 10, 9), players=TABLE, first_dealer=TABLE[0]
+            )
+            _record_smazzate(complete, record.smazzate)
+            totals = turno_state(complete.pk).score.totals
+            low, high = sorted(TABLE, key=lambda p: totals[p])[:2]
+            if totals[high] != totals[low]:  # a penalità makes a tie
+                penalita_add(
+                    turno=complete,
+                    player=high,
+                    points=totals[low] - totals[high],
+                    article="9",
+                    reason="t",
+                )
+            assert turno_state(complete.pk).score.tied
+        yield {
+            "season": season,
+            "closed": closed.pk,
+            "partial": partial.pk,
+            "complete": complete.pk,
+            "segretario": segretario,
+        }
+
+
+@pytest.fixture
+def club(db, _club, client) -> dict[str, Any]:
+    """The module's club (a fresh Season instance each test), the segretario logged in."""
+    client.force_login(_club["segretario"])
+    return {**_club, "season": Season.objects.get(pk=_club["season"].pk)}
 
 
 def _url(name: str, pk: int) -> str:
