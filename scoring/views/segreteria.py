@@ -407,7 +407,7 @@ def turno_penalita_add(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         lambda d: (
             _("Penalità di %(points)s punti a %(player)s registrata.")
-            % {"points": d["points"], "player": d["player"]}
+            % {"points": formatting.points(d["points"]), "player": d["player"]}
         ),
     )
 
@@ -424,7 +424,7 @@ def turno_penalita_remove(request: HttpRequest, pk: int, penalita_pk: int) -> Ht
     messages.success(
         request,
         _("Penalità di %(points)s punti a %(player)s eliminata.")
-        % {"points": pen.points, "player": pen.player.name},
+        % {"points": formatting.points(pen.points), "player": pen.player.name},
     )
     return _done(request, pk)
 

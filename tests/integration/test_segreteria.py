@@ -393,6 +393,7 @@ def test_penalita_add_and_remove_change_the_totals(segretario_client, season):
     after = _page_totals(html)
     assert after == before | {"Carla": before["Carla"] - 5}
     assert "art. 9: carte" in html
+    assert "Penalità di −5 punti a Carla registrata." in html  # U+2212, the formatting's minus
 
     # zero points: the engine's message next to the field, nothing saved
     r = segretario_client.post(_url("turno_penalita_add", turno), data | {"pen-points": 0})
@@ -405,7 +406,14 @@ def test_penalita_add_and_remove_change_the_totals(segretario_client, season):
     r = segretario_client.post(_url("turno_penalita_remove", turno, pen.pk))
     assert r.status_code == 302
     assert Penalita.objects.count() == 0
-    assert _page_totals(segretario_client.get(_live(turno)).content.decode()) == before
+    html = segretario_client.get(_live(turno)).content.decode()
+    assert _page_totals(html) == before
+    assert "Penalità di −5 punti a Carla eliminata." in html
+
+    # a penalità of positive points (a bonus) is signed too
+    segretario_client.post(_url("turno_penalita_add", turno), data | {"pen-points": 3})
+    html = segretario_client.get(_live(turno)).content.decode()
+    assert "Penalità di +3 punti a Carla registrata." in html
 
 
 def test_retrocessione_per_contatore_add_and_remove(segretario_client, season):
