@@ -83,6 +83,8 @@ def _check_player_figures(
     for the leaders, their line of the league chart (league points, giornata by giornata)."""
     expected = set()
     figures: dict[str, dict] = defaultdict(season_figures)
+    # each player's closed turni: (date, place, figures), for the checkpoints
+    closed: dict[str, list[tuple[dt.date, int, Mapping]]] = defaultdict(list)
     for turno in turni:
         score = scores.get(turno.pk)
         if score is None:
@@ -90,6 +92,7 @@ def _check_player_figures(
         assert score.places is not None
         for name, mine in score.player_figures().items():
             add_figures(figures[name], score.places[name], mine)
+            closed[name].append((turno.giornata.date, score.places[name], mine))
     dates = [d.date for d in days]
     played: dict[str, dict[dt.date, Decimal]] = defaultdict(dict)  # league points per giornata
     for d, day in per_day.items():
@@ -100,15 +103,9 @@ def _check_player_figures(
 
     def base(name: str, before: dt.date) -> dict:
         if (name, before) not in bases:
-            mine = season_figures()
-            for turno in turni:
-                score = scores.get(turno.pk)
-                if score is not None and turno.giornata.date < before:
-                    figures = score.player_figures().get(name)
-                    if figures is not None:
-                        assert score.places is not None
-                        add_figures(mine, score.places[name], figures)
-            bases[(name, before)] = mine
+            bases[(name, before)] = season_figures(
+                (place, mine) for date, place, mine in closed[name] if date < before
+            )
         return bases[(name, before)]
 
     for place, row in ranked:
