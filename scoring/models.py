@@ -173,11 +173,6 @@ class Season(UserTexts, models.Model):
         """The game system this season plays (its rule-set code)."""
         return get_system(self.ruleset_code)
 
-    @property
-    def is_generic(self) -> bool:
-        """Kept by the generic ledger (records per smazzata) rather than C.A.F.'s own tables."""
-        return self.system.generic_ledger
-
     @cached_property
     def game_rules(self) -> Any:
         """The system's rule set: its defaults with this season's copy applied."""

@@ -14,7 +14,7 @@ def create_cache_table(apps, schema_editor):
 
 def fill_figures(apps, schema_editor):
     """The figures the player page reads, for the C.A.F. seasons' turni closed before them."""
-    from scoring.rules.systems import get_system, is_generic
+    from scoring.rules.systems import get_system
     from scoring.services.season import fill_seat_figures
 
     season_model = apps.get_model("scoring", "Season")
@@ -22,7 +22,7 @@ def fill_figures(apps, schema_editor):
     smazzata = apps.get_model("scoring", "Smazzata")
     result = apps.get_model("scoring", "Result")
     for pk, code in season_model.objects.values_list("pk", "ruleset_code"):
-        if not is_generic(get_system(code)):
+        if get_system(code).ledger == "counts":
             fill_seat_figures(pk, seat, smazzata, result, "chiuso")
 
 

@@ -106,12 +106,8 @@ class GameSystem(Protocol):
 class LedgerSystem(GameSystem, Protocol):
     """A game system whose ledger keeps its records (``ledger == "records"``: every system but
     C.A.F., which keeps counts): what the live screen, the Verbale and the Classifica ask it.
-
-    ``generic_ledger`` (derived from :attr:`BaseSystem.ledger`) is True for these systems: the
-    frame asks the declared data, never the code.
     """
 
-    generic_ledger: bool
     # where a smazzata record names a player, as paths of :func:`scoring.rules.players.map_players`
     # ("declarer", "sale.buyer", "result.*" for an object keyed by player, "reentries.[]")
     player_fields: tuple[str, ...]
@@ -226,11 +222,6 @@ class BaseSystem:
     #: season standing as a fold of the closed seats; ``"counts"``, a count row per player
     #: (C.A.F.'s ``Result``) and the season as a chain of giornate (series, titles, absences)
     ledger: str = "records"
-
-    @property
-    def generic_ledger(self) -> bool:
-        """Kept as records (every system but C.A.F.): :attr:`ledger` as a flag, for readers."""
-        return self.ledger == "records"
 
     #: where a deal's record names a player, as dotted paths (:mod:`scoring.rules.players`);
     #: the ledger stores seats there instead of names
@@ -393,11 +384,6 @@ def _load() -> None:
         for module in SYSTEM_MODULES:
             importlib.import_module(module)
         _loaded = True
-
-
-def is_generic(system: GameSystem) -> bool:
-    """Is the system kept by the generic ledger (its own tables and screens otherwise)?"""
-    return system.generic_ledger
 
 
 def _module_rank(system: GameSystem) -> int:

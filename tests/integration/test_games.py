@@ -57,7 +57,7 @@ def totals(turno) -> dict[str, int]:
 
 
 def test_a_season_gets_the_systems_rule_table(season):
-    assert season.is_generic
+    assert season.system.ledger == "records"
     assert season.rules["elimination"] == 101
     assert season.game_rules.max_penalty == 104
 

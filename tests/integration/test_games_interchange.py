@@ -29,7 +29,7 @@ def test_import_stores_what_kingscore_computes_and_exports_it_back(sample):
     doc = json.loads((FIXTURES / sample).read_text(encoding="utf-8"))
     expected = get_system(doc["ruleset"]).score_document(doc)
     season = season_import(data=doc)
-    assert season.ruleset_code == doc["ruleset"] and season.is_generic
+    assert season.ruleset_code == doc["ruleset"] and season.system.ledger == "records"
     for out in expected["turni"]:
         turno = Turno.objects.get(
             season=season, giornata__date=out["date"], number=out.get("number", 1)

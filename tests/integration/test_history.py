@@ -399,7 +399,7 @@ def test_albo_doro_queries_do_not_grow_with_the_seasons(two_seasons, segretario)
     play(s3, dt.date(2026, 10, 2), 28, PLAYERS)
     assert count() == two
     generic = next(r for r in albo_doro().seasons if r.season.name == "Ramino 2025")
-    assert len(generic.champions) >= 1 and generic.season.is_generic
+    assert len(generic.champions) >= 1 and generic.season.system.ledger == "records"
 
 
 # -- the pages ----------------------------------------------------------------------------------

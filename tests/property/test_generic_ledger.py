@@ -11,7 +11,7 @@ import pytest
 
 from scoring.models import Player, Seat, Turno
 from scoring.rules.problems import RuleViolation
-from scoring.rules.systems import is_generic, systems
+from scoring.rules.systems import systems
 from scoring.services.games import (
     game_check,
     game_record,
@@ -25,7 +25,7 @@ from scoring.services.turni import turno_start
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
-GENERIC = [s.code for s in systems() if is_generic(s)]
+GENERIC = [s.code for s in systems() if s.ledger == "records"]
 
 
 def sizes(system, rules) -> list[int]:

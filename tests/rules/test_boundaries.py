@@ -15,7 +15,7 @@ from scoring.rules.caf.records import Penalty, Sanction, SmazzataRecord, TurnoRe
 from scoring.rules.caf.ruleset import POINT_LIMIT, caf, default_ruleset_dict
 from scoring.rules.caf.turno import check_penalties_and_sanctions
 from scoring.rules.problems import Problem, RuleViolation
-from scoring.rules.systems import get_system, is_generic, posted_int
+from scoring.rules.systems import get_system, posted_int
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -154,12 +154,12 @@ def test_an_empty_entry_field_is_no_number_and_no_problem():
     ]
 
 
-def test_a_system_is_kept_by_the_generic_ledger_unless_it_says_otherwise():
+def test_a_system_is_kept_as_records_unless_it_says_otherwise():
     from scoring.rules.systems import BaseSystem
 
-    assert is_generic(BaseSystem()) is True  # the default a seventh game gets
-    assert is_generic(get_system("caf")) is False
-    assert is_generic(get_system("ramino-101")) is True
+    assert BaseSystem().ledger == "records"  # the default a seventh game gets
+    assert get_system("caf").ledger == "counts"
+    assert get_system("ramino-101").ledger == "records"
 
 
 def test_the_ladder_titles_and_score_decimals_are_declared_features():

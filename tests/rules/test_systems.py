@@ -49,7 +49,7 @@ def test_every_system_declares_its_features_on_the_base_class():
 
     declared = {
         s.code: (
-            s.generic_ledger,
+            s.ledger,
             s.takes_penalties,
             s.takes_sanctions,
             s.series_ladder,
@@ -62,12 +62,12 @@ def test_every_system_declares_its_features_on_the_base_class():
     }
     assert all(isinstance(s, BaseSystem) for s in systems())
     assert declared == {
-        "caf": (False, True, True, True, True, True, False, False),
-        "king-classico": (True, True, False, False, False, True, False, False),
-        "king-internazionale": (True, True, False, False, False, True, False, False),
-        "le-king": (True, True, False, False, False, True, False, False),
-        "skat-isko": (True, True, False, False, False, False, True, True),
-        "ramino-101": (True, False, False, False, False, False, False, False),
+        "caf": ("counts", True, True, True, True, True, False, False),
+        "king-classico": ("records", True, False, False, False, True, False, False),
+        "king-internazionale": ("records", True, False, False, False, True, False, False),
+        "le-king": ("records", True, False, False, False, True, False, False),
+        "skat-isko": ("records", True, False, False, False, False, True, True),
+        "ramino-101": ("records", False, False, False, False, False, False, False),
     }
 
 

@@ -18,7 +18,7 @@ def test_every_system_is_kept_by_the_ledger_it_declares():
         "ramino-101": RecordsLedger,
     }
     assert type(ledger_for(BaseSystem())) is RecordsLedger  # the default a seventh game gets
-    assert [s.generic_ledger for s in (BaseSystem(), *systems())] == [
+    assert [s.ledger == "records" for s in (BaseSystem(), *systems())] == [
         True, False, True, True, True, True, True
     ]  # fmt: skip
 
