@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from scoring import api
 from scoring.demo import simulated_season
-from scoring.models import Giornata, Seat, Smazzata, Standing, Turno
+from scoring.models import Absence, Giornata, Seat, Smazzata, Standing, Turno
 from scoring.rules.caf import caf
 from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
@@ -40,6 +40,7 @@ pytestmark = pytest.mark.django_db
 IMPORTED = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
 LATE = "Gino"  # enrolled after the imported giornate: absent from each of them (SPEC §8.1)
 NEVER = "Zeno"  # on the roster, never seated
+ROSTER = [*IMPORTED, NEVER, LATE]
 SEASONS = count(1)
 
 seasons = st.fixed_dictionaries(
@@ -47,6 +48,7 @@ seasons = st.fixed_dictionaries(
         "seed": st.integers(0, 10**6),
         "giornate": st.integers(1, 4),
         "pending": st.booleans(),
+        "reopen": st.booleans(),
         "sizes": st.sampled_from([(4,), (5,), (6,), (3, 3)]),
         "sanctions": st.sampled_from([0.0, 0.5]),
         "penalties": st.sampled_from([0.0, 0.3]),
@@ -58,7 +60,8 @@ def _record(rules, season, draw) -> tuple[Turno, Turno | None]:
     """The season on today's path: the document imported, the late joiner enrolled, a giornata
     after it with the late joiner's turno recorded deal by deal and closed, and (``pending``) a
     turno of that giornata started before the close and left open: its players are
-    not absent from the giornata (SPEC §8.1, the counts ledger's ``pending``)."""
+    not absent from the giornata (SPEC §8.1, the counts ledger's ``pending``); then
+    (``reopen``) the season's first turno reopened, given a sanction and closed again."""
     doc = simulated_season(
         name=season,
         players=IMPORTED,
@@ -88,6 +91,16 @@ def _record(rules, season, draw) -> tuple[Turno, Turno | None]:
     if draw["pending"]:  # started before the close: the close's recompute excuses them
         pending = api.turno_start(season=stored, date=date, players=left, first_dealer=left[0])
     api.turno_close(turno=turno, tiebreak=list(game.tiebreak))
+    first = Turno.objects.filter(season=stored).order_by("giornata__date", "number").first()
+    if draw["reopen"] and first != turno:
+        # the first giornata changed after the later ones closed: a Retrocessione per contatore
+        # added on reopen moves the chain (series, streaks, titles) of every giornata after it
+        api.turno_reopen(turno=first, reason="verifica del contatore")
+        taken = first.sanctions.values_list("player_id", flat=True)
+        free = first.seats.exclude(player_id__in=list(taken)).order_by("position").first()
+        if free is not None:
+            api.sanction_add(turno=first, player=free.player.name, reason="contatore")
+        api.turno_close(turno=first)
     return turno, pending
 
 
@@ -183,9 +196,14 @@ def test_the_records_side_of_caf_gives_what_the_counts_ledger_stored(draw):
         after = system.standing_fold(state, seats, rules=rules)
         lowest = Decimal(after["lowest"]) - Decimal(state["lowest"])
         assert giornata.lowest == (lowest if day else None)
+        present = {p for results in seats for p in results}
+        absent = Absence.objects.filter(giornata=giornata).select_related("player")
+        assert {a.player.name: a.league_points for a in absent} == (
+            {p: lowest for p in ROSTER if p not in present} if day else {}
+        )
         state = after
         states.append((giornata.date, state))
-    roster = [*IMPORTED, NEVER, LATE]
+    roster = ROSTER
     rows = system.standing_rank(rules, roster, state)
     kept = Standing.objects.filter(season__name=name).select_related("player")
     assert [
