@@ -17,6 +17,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import translation
@@ -95,21 +96,22 @@ def test_check_ledger_says_each_difference_in_the_readers_language(ledger_unchec
         "(found 7)', expected 'a record the rule set accepts'\n"
         f"skat-isko · Classifica · replayable record: stored '{refused} must be a name "
         "(found 7)', expected 'a record the rule set accepts'\n",
-        "check_ledger: 4 differences in 2 seasons (2 turni)\n",
+        "check_ledger: 4 differences in 2 seasons (2 turni)\n",  # the plural forms
     )
 
 
 def test_check_ledger_clean_and_an_unknown_season_in_both_languages():
+    """The counts with the language's plural forms: 1 stagione, 2 stagioni; 1 season, 2."""
     season = _caf_season()
     play_turno(season, dt.date(2026, 11, 6), P4, seed=1)
     assert run("check_ledger", language="it") == (
         0,
-        "check_ledger: nessuna differenza (1 stagioni, 1 turni)\n",
+        "check_ledger: nessuna differenza (1 stagione, 1 turno)\n",
         "",
     )
     assert run("check_ledger", "--season", "2026-27", language="en") == (
         0,
-        "check_ledger: no differences (1 seasons, 1 turni)\n",
+        "check_ledger: no differences (1 season, 1 turno)\n",
         "",
     )
     assert run("check_ledger", "--season", "x", language="it")[0] == (
@@ -117,6 +119,32 @@ def test_check_ledger_clean_and_an_unknown_season_in_both_languages():
     )
     assert run("check_ledger", "--season", "x", language="en")[0] == (
         "unknown season 'x' (seasons: 2026-27)"
+    )
+    season_of("skat-isko", ["Anna", "Bruno", "Carla"], 3, giornate=1)  # a season, a turno
+    assert run("check_ledger", language="it") == (
+        0,
+        "check_ledger: nessuna differenza (2 stagioni, 2 turni)\n",
+        "",
+    )
+    assert run("check_ledger", language="en") == (
+        0,
+        "check_ledger: no differences (2 seasons, 2 turni)\n",
+        "",
+    )
+
+
+def test_check_ledger_counts_one_difference_in_the_singular(ledger_unchecked):
+    season = _caf_season()
+    turno, _ = play_turno(season, dt.date(2026, 11, 6), P4, seed=1)
+    seat = Seat.objects.filter(turno=turno, place=1).get()
+    Seat.objects.filter(pk=seat.pk).update(ratio=Decimal("9.99"))
+    assert run("check_ledger", language="it")[::2] == (
+        1,
+        "check_ledger: 1 differenza in 1 stagione (1 turno)\n",
+    )
+    assert run("check_ledger", language="en")[::2] == (
+        1,
+        "check_ledger: 1 difference in 1 season (1 turno)\n",
     )
 
 
@@ -226,13 +254,22 @@ def test_backup_in_both_languages(tmp_path):
     path = tmp_path / "b.json"
     assert run("backup", str(path), language="it") == (
         0,
-        f"backup scritto in {path}: 0 account, 4 soci, 1 stagioni, 1 turni\n",
+        f"backup scritto in {path}: 0 account, 4 soci, 1 stagione, 1 turno\n",
         "",
     )
     assert run("backup", str(path), language="en") == (
         0,
-        f"backup written to {path}: 0 accounts, 4 members, 1 seasons, 1 turni\n",
+        f"backup written to {path}: 0 accounts, 4 members, 1 season, 1 turno\n",
         "",
+    )
+    # the plural forms: a second season and turno, one member more, one account
+    get_user_model().objects.create_user("segretario")
+    season_of("skat-isko", ["Anna", "Bruno", "Emma"], 3, giornate=1)
+    assert run("backup", str(path), language="it")[1] == (
+        f"backup scritto in {path}: 1 account, 5 soci, 2 stagioni, 2 turni\n"
+    )
+    assert run("backup", str(path), language="en")[1] == (
+        f"backup written to {path}: 1 account, 5 members, 2 seasons, 2 turni\n"
     )
     assert run("backup", str(path), "--indent", "9", language="it")[0] == (
         "--indent: da 0 a 8 spazi"
@@ -301,12 +338,19 @@ def test_export_season_in_both_languages(tmp_path):
     assert run("export_season", "2026-27", str(path), language="it") == (
         0,
         "",
-        f"scritto {path}: 1 turni\n",
+        f"scritto {path}: 1 turno\n",
     )
     assert run("export_season", "2026-27", str(path), language="en") == (
         0,
         "",
-        f"wrote {path}: 1 turni\n",
+        f"wrote {path}: 1 turno\n",
+    )
+    play_turno(Season.objects.get(), dt.date(2026, 11, 13), P4, seed=2)
+    assert run("export_season", "2026-27", str(path), language="it")[2] == (
+        f"scritto {path}: 2 turni\n"
+    )
+    assert run("export_season", "2026-27", str(path), language="en")[2] == (
+        f"wrote {path}: 2 turni\n"
     )
 
 
@@ -336,11 +380,11 @@ def test_export_verbali_in_both_languages(tmp_path):
         assert {"Giocatore", "Assenze"} <= cells and "Player" not in cells  # the club's language
     assert done == {
         "it": (
-            f"1 verbali e la classifica di 2026-27: 2 file in {tmp_path / 'it'} (N s)\n",
+            f"1 verbale e la classifica di 2026-27: 2 file in {tmp_path / 'it'} (N s)\n",
             f"[{'#' * 30}] 2/2 fatto",
         ),
         "en": (
-            f"1 verbali and the Classifica of 2026-27: 2 files in {tmp_path / 'en'} (N s)\n",
+            f"1 verbale and the Classifica of 2026-27: 2 files in {tmp_path / 'en'} (N s)\n",
             f"[{'#' * 30}] 2/2 done",
         ),
     }
@@ -360,7 +404,7 @@ def test_send_news_in_both_languages():
     )
     assert run("send_news", "--digest", language="it")[1] == (
         "riepilogo: 0 inviati, 0 in sospeso\nnotizie in sospeso: 0 inviate, 0 non inviate\n"
-    )
+    )  # the singular: test_news.py ("1 inviata", "1 inviato")
 
 
 def test_seed_demo_if_empty_in_both_languages():

@@ -57,7 +57,7 @@ def test_check_ledger_lists_a_changed_number_and_exits_1(ledger_unchecked):
     turno, _ = _play(season, D1, PLAYERS[:4], seed=1)
     out = io.StringIO()
     call_command("check_ledger", stdout=out)
-    assert out.getvalue() == "check_ledger: nessuna differenza (1 stagioni, 1 turni)\n"
+    assert out.getvalue() == "check_ledger: nessuna differenza (1 stagione, 1 turno)\n"
 
     seat = Seat.objects.filter(turno=turno, place=4).select_related("player").get()
     Seat.objects.filter(pk=seat.pk).update(league_points=Decimal("5.00"))

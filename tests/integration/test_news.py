@@ -176,7 +176,7 @@ def test_a_failing_mail_server_does_not_break_a_close_and_is_retried(
     mail.outbox.clear()
     out = io.StringIO()
     call_command("send_news", stdout=out)
-    assert out.getvalue() == "notizie in sospeso: 1 inviate, 0 non inviate\n"
+    assert out.getvalue() == "notizie in sospeso: 1 inviata, 0 non inviate\n"
     row.refresh_from_db()
     assert row.attempts == 3 and row.sent_at is not None and row.error == ""
     assert [m.to for m in mail.outbox] == [["anna@casa.it"]]
@@ -204,7 +204,7 @@ def test_the_weekly_digest(season, members, django_capture_on_commit_callbacks):
     )
     out = io.StringIO()
     call_command("send_news", "--digest", stdout=out)
-    assert out.getvalue().splitlines()[0] == "riepilogo: 1 inviati, 0 in sospeso"
+    assert out.getvalue().splitlines()[0] == "riepilogo: 1 inviato, 0 in sospeso"
     assert [m.to for m in mail.outbox] == [["elena@login.it"]]  # her login's address
     body = mail.outbox[0].body
     assert "1 turno chiuso questa settimana:" in body

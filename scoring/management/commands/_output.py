@@ -7,9 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import CommandError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from scoring.models import Season
+
+
+# counts in the commands' summaries, with the plural forms of the reader's language ("1 stagione",
+# "2 stagioni"; "1 season", "2 seasons"): a sentence puts them in whole
+def seasons_counted(n: int) -> str:
+    return ngettext("%(n)s stagione", "%(n)s stagioni", n) % {"n": n}
+
+
+def turni_counted(n: int) -> str:
+    return ngettext("%(n)s turno", "%(n)s turni", n) % {"n": n}
+
+
+def members_counted(n: int) -> str:
+    return ngettext("%(n)s socio", "%(n)s soci", n) % {"n": n}
 
 
 def season_named(name: str) -> Season:

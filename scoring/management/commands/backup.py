@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.management.commands._language import ReaderCommand
-from scoring.management.commands._output import cannot_write, checked_indent, indent_option
+from scoring.management.commands._output import (
+    cannot_write,
+    checked_indent,
+    indent_option,
+    members_counted,
+    seasons_counted,
+    turni_counted,
+)
 from scoring.services.backup import backup_stream
 from scoring.services.jsonstream import write_json
 
@@ -34,17 +41,17 @@ class Command(ReaderCommand):
         except OSError as exc:
             raise cannot_write(options["file"], exc) from None
         tables = doc["tables"]
+        accounts = len(doc["users"])
         written = gettext(
-            "backup scritto in %(path)s: %(accounts)s account, %(members)s soci, "
-            "%(seasons)s stagioni, %(turni)s turni"
+            "backup scritto in %(path)s: %(accounts)s, %(members)s, %(seasons)s, %(turni)s"
         )
         self.stdout.write(
             written
             % {
                 "path": options["file"],
-                "accounts": len(doc["users"]),
-                "members": tables["scoring.player"]["rows"].count,
-                "seasons": tables["scoring.season"]["rows"].count,
-                "turni": tables["scoring.turno"]["rows"].count,
+                "accounts": ngettext("%(n)s account", "%(n)s account", accounts) % {"n": accounts},
+                "members": members_counted(tables["scoring.player"]["rows"].count),
+                "seasons": seasons_counted(tables["scoring.season"]["rows"].count),
+                "turni": turni_counted(tables["scoring.turno"]["rows"].count),
             }
         )

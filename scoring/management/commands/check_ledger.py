@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sys
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.management.commands._language import ReaderCommand
-from scoring.management.commands._output import season_named
+from scoring.management.commands._output import season_named, seasons_counted, turni_counted
 from scoring.models import Season, Turno
 from scoring.services.ledger import ledger_differences
 
@@ -35,12 +35,12 @@ class Command(ReaderCommand):
         for difference in found:
             self.stdout.write(difference.text())
         turni = Turno.objects.filter(season__in=seasons).count()
-        counts = {"count": len(found), "seasons": len(seasons), "turni": turni}
+        counts = {"seasons": seasons_counted(len(seasons)), "turni": turni_counted(turni)}
         if found:
-            summary = gettext(
-                "check_ledger: %(count)s differenze in %(seasons)s stagioni (%(turni)s turni)"
-            )
+            n = len(found)
+            counts["differences"] = ngettext("%(n)s differenza", "%(n)s differenze", n) % {"n": n}
+            summary = gettext("check_ledger: %(differences)s in %(seasons)s (%(turni)s)")
             self.stderr.write(summary % counts)
             sys.exit(1)
-        clean = gettext("check_ledger: nessuna differenza (%(seasons)s stagioni, %(turni)s turni)")
+        clean = gettext("check_ledger: nessuna differenza (%(seasons)s, %(turni)s)")
         self.stdout.write(clean % counts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.management.commands._language import ReaderCommand
 from scoring.management.commands._output import (
@@ -42,8 +42,11 @@ class Command(ReaderCommand):
                     fh.write("\n")
             except OSError as exc:
                 raise cannot_write(options["file"], exc) from None
-            wrote = gettext("scritto %(path)s: %(count)s turni")
-            self.stderr.write(wrote % {"path": options["file"], "count": doc["turni"].count})
+            count = doc["turni"].count
+            wrote = ngettext(
+                "scritto %(path)s: %(count)s turno", "scritto %(path)s: %(count)s turni", count
+            )
+            self.stderr.write(wrote % {"path": options["file"], "count": count})
         else:
             write_json(lambda text: self.stdout.write(text, ending=""), doc, indent=indent)
             self.stdout.write("")

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import connections
 from django.utils import translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.exports import classifica_basename
 from scoring.exports.pdf import print_setup
@@ -145,15 +145,15 @@ class Command(ReaderCommand):
         bar.close()
         elapsed = time.perf_counter() - started
         done = gettext(
-            "%(count)s verbali e la classifica di %(season)s: %(files)s file in %(path)s "
-            "(%(seconds)s s)"
+            "%(verbali)s e la classifica di %(season)s: %(files)s in %(path)s (%(seconds)s s)"
         )
+        verbali, files = len(ids), len(written)
         self.stdout.write(
             done
             % {
-                "count": len(ids),
+                "verbali": ngettext("%(n)s verbale", "%(n)s verbali", verbali) % {"n": verbali},
                 "season": season.name,
-                "files": len(written),
+                "files": ngettext("%(n)s file", "%(n)s file", files) % {"n": files},
                 "path": target,
                 "seconds": f"{elapsed:.1f}",
             }

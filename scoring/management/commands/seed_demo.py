@@ -15,12 +15,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring import api
 from scoring.demo import DEMO_MEMBERS, HAND_TO_DEMO, demo_calendar, renamed, simulated_season
 from scoring.demo_games import game_season
 from scoring.management.commands._language import ReaderCommand
+from scoring.management.commands._output import members_counted
 from scoring.models import Giornata, Player, Season
 from scoring.problem_text import engine_text
 from scoring.rules.caf.interchange import turno_to_input
@@ -130,14 +131,15 @@ class Command(ReaderCommand):
                 for code, game, size, tables in DEMO_GAMES
             ]
         loaded = gettext(
-            "circolo dimostrativo caricato: %(members)s soci, stagione %(season)s, "
-            "%(turni)s turni chiusi e uno in corso; %(others)s"
+            "circolo dimostrativo caricato: %(members)s, stagione %(season)s, "
+            "%(turni)s e uno in corso; %(others)s"
         )
         others_said = ", ".join(f"{s.name} ({engine_text(s.system.label)})" for s in others)
+        closed = len(doc["turni"])
         said = {
-            "members": len(DEMO_MEMBERS),
+            "members": members_counted(len(DEMO_MEMBERS)),
             "season": season.name,
-            "turni": len(doc["turni"]),
+            "turni": ngettext("%(n)s turno chiuso", "%(n)s turni chiusi", closed) % {"n": closed},
             "others": others_said,
         }
         self.stdout.write(self.style.SUCCESS(loaded % said))

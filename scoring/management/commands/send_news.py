@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from scoring.management.commands._language import ReaderCommand
 from scoring.services.news import news_digest, send_pending
@@ -32,8 +32,21 @@ class Command(ReaderCommand):
         if digest:
             rows = news_digest()
             sent = sum(1 for r in rows if r.sent_at is not None)
-            summary = gettext("riepilogo: %(sent)s inviati, %(pending)s in sospeso")
-            self.stdout.write(summary % {"sent": sent, "pending": len(rows) - sent})
+            summary = gettext("riepilogo: %(sent)s, %(pending)s in sospeso")
+            self.stdout.write(
+                summary
+                % {
+                    "sent": ngettext("%(n)s inviato", "%(n)s inviati", sent) % {"n": sent},
+                    "pending": len(rows) - sent,
+                }
+            )
         sent, failed = send_pending()
-        pending = gettext("notizie in sospeso: %(sent)s inviate, %(failed)s non inviate")
-        self.stdout.write(pending % {"sent": sent, "failed": failed})
+        news = gettext("notizie in sospeso: %(sent)s, %(failed)s")
+        self.stdout.write(
+            news
+            % {
+                "sent": ngettext("%(n)s inviata", "%(n)s inviate", sent) % {"n": sent},
+                "failed": ngettext("%(n)s non inviata", "%(n)s non inviate", failed)
+                % {"n": failed},
+            }
+        )
