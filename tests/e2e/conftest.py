@@ -226,6 +226,21 @@ def _shared_build(key: str, build: Callable[[], T]) -> tuple[sqlite3.Connection,
         return snapshot, value
 
 
+def logged_in(context, base: str, username: str) -> None:
+    """``context`` logged in as ``username`` without the login form: a session made by Django's
+    test client, its cookie given to the browser. For tests of the pages behind the login; the
+    form itself is driven by test_segretario, test_confirm and the axe audit (which audits it,
+    rejected too). Three page loads less than the form (the form, its POST, the home page)."""
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": base}])
+
+
 def axe_context(browser, width: int, height: int):
     """A browser context of that screen size, in Italian, with axe-core loaded into every page
     it opens (an init script: read from disk once, not sent again for each page). The page's

@@ -23,17 +23,10 @@ from scoring.models import Player, Seat, Turno
 from scoring.rules.systems import get_system
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
+from tests.e2e.conftest import logged_in
 
 PASSWORD = "pw-e2e-games-1"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
-
-
-def _login(page, base: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "giulia")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
 
 
 def _fill(page, data: dict) -> None:
@@ -105,9 +98,9 @@ def _play(browser, live_server, shot, code: str, players: list[str], size, seed:
     context = browser.new_context(
         locale="it-IT", viewport={"width": size[0], "height": size[1]}, bypass_csp=True
     )
-    page = context.new_page()
     base = live_server.url
-    _login(page, base)
+    logged_in(context, base, "giulia")
+    page = context.new_page()
     live = f"{base}{reverse('scoring:turno_live', args=[turno.pk])}"
     page.goto(live)
     head = {**record, "smazzate": []}

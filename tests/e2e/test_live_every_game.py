@@ -20,6 +20,7 @@ from django.urls import reverse
 from scoring import api
 from scoring.models import Smazzata
 from scoring.rules.systems import get_system
+from tests.e2e.conftest import logged_in
 
 PASSWORD = "pw-e2e-every-game-1"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -36,13 +37,8 @@ def desk(transactional_db):
 def _open(browser, live_server, viewport):
     # bypass_csp: Playwright's wait_for_function evaluates text, which the site's policy forbids
     context = browser.new_context(locale="it-IT", viewport=viewport, bypass_csp=True)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "teresa")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    return context, page
+    logged_in(context, live_server.url, "teresa")
+    return context, context.new_page()
 
 
 def _quiet_turno(system, rules, players: list[str], seed: int) -> dict:

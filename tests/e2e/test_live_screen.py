@@ -20,6 +20,7 @@ from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record, turno_start
+from tests.e2e.conftest import logged_in
 
 SEVEN = [
     "Anna Bertini",
@@ -49,13 +50,8 @@ def _open(browser, live_server, viewport) -> tuple:
     # Playwright's wait_for_function polls with eval, which the site's Content-Security-Policy
     # (no 'unsafe-eval') refuses; the page's own scripts are static files either way
     context = browser.new_context(locale="it-IT", viewport=viewport, bypass_csp=True)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", "maria")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_load_state()
-    return context, page
+    logged_in(context, live_server.url, "maria")
+    return context, context.new_page()
 
 
 def _turno(season, smazzate=(), players=SEVEN):
