@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import functools
 import io
 import json
 import re
@@ -56,8 +57,15 @@ GENERATED = dt.datetime(2026, 11, 20, 23, 5, tzinfo=dt.UTC)
 
 
 def pdf_pages(content: bytes) -> list[str]:
+    return list(_pdf_pages(content))
+
+
+@functools.lru_cache(maxsize=16)
+def _pdf_pages(content: bytes) -> tuple[str, ...]:
+    """pypdf's text of each page, read once per PDF (a test and check_verbale_pdf read the same
+    document; the extraction cost about half as much as WeasyPrint's layout)."""
     reader = PdfReader(io.BytesIO(content))
-    return [page.extract_text() for page in reader.pages]
+    return tuple(page.extract_text() for page in reader.pages)
 
 
 def pdf_lines(content: bytes) -> list[str]:
