@@ -25,7 +25,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import path
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
@@ -478,7 +478,7 @@ def _player_part(request: HttpRequest, member: Player, season: Season) -> dict[s
                     GAME_TEXT.get(g.code, (g.code, ""))[0] if g.symbol else _(g.name),
                     g.average,
                     suit=GAME_TEXT.get(g.code, ("", ""))[1] if g.symbol else "",
-                    note=_("%(n)d smazzate") % {"n": g.count},
+                    note=ngettext("%(n)d smazzata", "%(n)d smazzate", g.count) % {"n": g.count},
                 )
                 for g in m.games
             ],

@@ -837,3 +837,12 @@ def test_cached_classifica_follows_every_change(client, make_season):
     assert after != first
     for st in Standing.objects.filter(season=season).select_related("player"):
         assert f"{st.score:.2f}".replace(".", ",").replace("-", "\u2212") in after
+
+
+def test_one_smazzata_is_counted_in_the_singular(client, imported):
+    players = ["Anna", "Bruno", "Carla", "Dario"]
+    turno = _open_turno(imported.season, players, recorded=1)
+    page = content(client.get(f"/turni/{turno.pk}/"))
+    assert "1 smazzata registrata su 19" in page and "1 smazzate" not in page
+    english = content(client.get(f"/turni/{turno.pk}/", HTTP_ACCEPT_LANGUAGE="en"))
+    assert "1 of 19 smazzate recorded" in english

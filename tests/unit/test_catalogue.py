@@ -16,20 +16,41 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def _strings(block: str, keyword: str) -> list[str]:
+    """The strings of ``keyword`` (``msgid``, ``msgstr``, ``msgstr[0]``...) in a block, each
+    joined from its continuation lines."""
+    found = re.findall(rf'^{re.escape(keyword)} ((?:".*"\n?)+)', block + "\n", re.M)
+    return ["".join(re.findall(r'"(.*)"', part)) for part in found]
+
+
 def _entries(po: str) -> list[tuple[str, str, bool]]:
-    """(msgid, msgstr, fuzzy) of every live entry (obsolete ``#~`` ones left out)."""
+    """(msgid, msgstr, fuzzy) of every live entry (obsolete ``#~`` ones left out); an entry
+    with plural forms gives one row a form (``msgstr[0]``, ``msgstr[1]``), each to translate."""
     out = []
     for block in po.split("\n\n"):
         if block.lstrip().startswith("#~"):
             continue
-        m = re.search(r'^msgid ((?:".*"\n?)+)msgstr ((?:".*"\n?)+)', block, re.M)
-        if not m:
+        msgid = "".join(_strings(block, "msgid"))
+        if not msgid:
             continue
-        msgid = "".join(re.findall(r'"(.*)"', m.group(1)))
-        msgstr = "".join(re.findall(r'"(.*)"', m.group(2)))
-        if msgid:
-            out.append((msgid, msgstr, "#, fuzzy" in block))
+        forms = _strings(block, "msgstr") or [
+            form for n in range(2) for form in _strings(block, f"msgstr[{n}]")
+        ]
+        out.extend((msgid, msgstr, "#, fuzzy" in block) for msgstr in forms or [""])
     return out
+
+
+def test_the_reader_counts_every_form_of_a_plural_entry():
+    po = (
+        '#, python-format\nmsgid "%(n)s turno"\nmsgid_plural "%(n)s turni"\n'
+        'msgstr[0] "%(n)s turno"\nmsgstr[1] ""\n\n'
+        'msgid "Classifica"\nmsgstr ""\n"Standings"\n'
+    )
+    assert _entries(po) == [
+        ("%(n)s turno", "%(n)s turno", False),
+        ("%(n)s turno", "", False),
+        ("Classifica", "Standings", False),
+    ]
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed")
