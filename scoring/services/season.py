@@ -255,6 +255,10 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
 
     # seats: write only those whose series, titles or league points changed
     changed: list[tuple] = []
+    # the players whose league points of a giornata changed: their points per giornata on the
+    # player page (PlayerFigures.played) are summed again, seated at the changed turno or not (a
+    # series moved by a reopen changes the step "nobody in the top series" at a later table)
+    moved: set[int] = set()
     awards: set[tuple[int, int, str, Decimal]] = set()  # (seat, player, code, value)
     for turno_id, rows in seats.items():
         o = outcomes[turno_id]
@@ -268,6 +272,8 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
             )
             if new != (seat.series_before, seat.series_after, seat.titles, seat.league_points):
                 changed.append((*new, seat.pk))
+                if new[3] != seat.league_points:
+                    moved.add(seat.player_id)
             awards.update(
                 (seat.pk, seat.player_id, code, rules.title_value(code)) for code in o.titles[name]
             )
@@ -334,7 +340,7 @@ def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
         ["giornata", "season", "player", "league_points"],
         sorted((g, season.pk, p, lp) for (g, p), lp in wanted.items()),
     )
-    standings_refresh(season=season, since=first if since is not None else None)
+    standings_refresh(season=season, since=first if since is not None else None, moved=moved)
 
 
 def season_version_bump(*, season: Season) -> None:
@@ -600,7 +606,8 @@ def player_figures_refresh(
 ) -> None:
     """Keep the roster's :class:`PlayerFigures` in step with a refresh of the Classifica:
     the figures summed again only for the players whose closed seats may have changed (seats
-    just filled, seats at an open turno, which a reopen leaves) or who have none yet (an
+    just filled or whose league points a replay changed: ``filled``; seats at an open turno,
+    which a reopen leaves) or who have none yet (an
     import, a new enrollment), from their checkpoint when it lies before ``since``, the first
     giornata replayed (:func:`player_figures_sum`); a line for each of the ``leaders``, none
     for the others. A close writes a handful of rows, not the roster's, and reads the seats
@@ -777,11 +784,14 @@ def _standing_rows(totals: dict | None, players: dict[str, int]) -> list[Standin
 
 
 @transaction.atomic
-def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
+def standings_refresh(
+    *, season: Season, since: dt.date | None = None, moved: Iterable[int] = ()
+) -> None:
     """Rewrite the stored Classifica Generale (and the places before the last giornata), the
     per-turno figures of the seats closed since the last refresh, and what the player page
     reads of the season (:func:`player_figures_refresh`). ``since``: the first giornata that
-    a close or reopen replayed (None: any may have changed)."""
+    a close or reopen replayed (None: any may have changed); ``moved``: the players whose
+    seats' league points the replay changed (:func:`giornate_recompute`)."""
     filled = seat_figures_fill(season=season, since=since)
     giornata_totals_fill(season.pk, since)
     rules = season.ruleset
@@ -812,7 +822,7 @@ def standings_refresh(*, season: Season, since: dt.date | None = None) -> None:
             for place, row in rank_classifica(_standing_rows(prev.totals, players))
         }
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
-    player_figures_refresh(season, set(players.values()), filled, leaders, since)
+    player_figures_refresh(season, set(players.values()), filled | set(moved), leaders, since)
     Standing.objects.filter(season=season).delete()
     insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
         Standing,
