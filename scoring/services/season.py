@@ -202,6 +202,17 @@ def standing_keep(*, season: Season, since: dt.date | None = None) -> None:
     STANDING_KEEPERS[season.system.ledger](season=season, since=since)
 
 
+def standing_keep_for_table(*, season: Season, giornata: Giornata) -> None:
+    """After a turno started or deleted on ``giornata`` (the caller holds the season's lock):
+    where the ledger's standing reads the turni in corso (:data:`TABLES_EXCUSE`: C.A.F.'s
+    absences excuse the players of a table in corso) and the giornata has a closed turno, the
+    season is computed again from it, as a close does; otherwise nothing is read."""
+    if season.system.ledger not in TABLES_EXCUSE:
+        return
+    if giornata.turni.filter(status=Turno.CHIUSO).exists():
+        standing_keep(season=season, since=giornata.date)
+
+
 def giornate_recompute(*, season: Season, since: dt.date | None = None) -> None:
     """Replay the season's giornate from ``since`` (all when None) with the engine.
 
@@ -977,3 +988,7 @@ STANDING_KEEPERS: dict[str, Callable[..., None]] = {
     "counts": giornate_recompute,
     "records": game_standing_refresh,
 }
+# The ledgers whose standing reads the turni in corso: C.A.F.'s chain of giornate excuses the
+# players of a table in corso from the giornata's absences (the season fold reads closed seats
+# only), so a turno started or deleted beside a closed one changes it (standing_keep_for_table).
+TABLES_EXCUSE: frozenset[str] = frozenset({"counts"})

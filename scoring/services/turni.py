@@ -48,7 +48,7 @@ from scoring.services.locks import (
     season_lock_of_turno,
     season_require_open,
 )
-from scoring.services.season import season_recompute
+from scoring.services.season import season_recompute, standing_keep_for_table
 from scoring.services.turno_frame import (
     close_stamp,
     fail,
@@ -124,7 +124,7 @@ def turno_start(
     outside = calendar.date_problem(date, **span, today=timezone.localdate())
     if outside is not None:  # the rule set's window: the season's span ± a year by default
         raise RuleViolation([outside])
-    giornata, _ = Giornata.objects.get_or_create(season=season, date=date)
+    giornata, created = Giornata.objects.get_or_create(season=season, date=date)
     # one turno a date where the rule set says so (C.A.F. and the King family by default:
     # absences, series); other games play successive matches or lists on one evening
     busy = (
@@ -187,6 +187,11 @@ def turno_start(
         # a late joiner takes the lowest score of every earlier giornata (SPEC §8.1) and a row
         # of the Classifica, as every member has once the table is written
         season_recompute(season=season)
+    elif not created:
+        # a table in corso excuses its players from the giornata's absences (C.A.F.): after a
+        # close on that date they were absent. The first turno of a new date changes nothing
+        # the standing holds: no query more
+        standing_keep_for_table(season=season, giornata=giornata)
     return turno
 
 

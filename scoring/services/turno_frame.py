@@ -21,7 +21,7 @@ from scoring.rules.text import user_text
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
 from scoring.services.news import news_turno
-from scoring.services.season import standing_keep
+from scoring.services.season import standing_keep, standing_keep_for_table
 
 TURNO_CLOSED = gettext_noop(
     "il turno %(turno)s è chiuso: per modificarlo va riaperto con una motivazione"
@@ -117,7 +117,10 @@ def penalita_delete(penalita: Penalita | int, lock: Callable[[int], Turno]) -> T
 @transaction.atomic
 def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     """Delete an open turno of any game with no deals (a turno started by mistake), and its
-    giornata if it was the giornata's only turno."""
+    giornata if it was the giornata's only turno. Beside a closed turno of the giornata, the
+    season is computed again from it where the ledger reads the turni in corso (C.A.F.: the
+    deleted table's players are absent again); the caller holds the season's lock
+    (``scoring.api.turno_delete``)."""
     turno = turno_lock(turno, lambda qs: qs.select_related("season", "giornata"))
     require_open(turno)
     if turno.smazzate.exists():
@@ -129,6 +132,8 @@ def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     turno.delete()
     if not giornata.turni.exists():
         giornata.delete()
+    else:
+        standing_keep_for_table(season=turno.season, giornata=giornata)
 
 
 def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
