@@ -80,6 +80,19 @@ def _turno_of(turno: Turno | int) -> Turno:
     return found
 
 
+def _of_a_turno(model: Any, row: Any, code: str, message: str, field: str) -> Any:
+    """The penalità or sanction ``row`` (the object or its pk) with its turno's season locked;
+    ``code``/``message`` on ``field`` when there is none."""
+    pk = row.pk if isinstance(row, model) else row
+    found = (
+        model.objects.select_related("turno__season").filter(pk=pk).first() if _is_key(pk) else None
+    )
+    if found is None:
+        raise _problem(code, message, field=field)
+    season_lock_of_turno(found.turno)
+    return found
+
+
 def _is_key(value: object) -> bool:
     """A primary key as a program passes it: a positive int within the databases' range."""
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63
@@ -212,15 +225,7 @@ def penalita_add(
 @transaction.atomic
 def penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
     """Delete a penalità of an open turno."""
-    pk = penalita.pk if isinstance(penalita, Penalita) else penalita
-    found = (
-        Penalita.objects.select_related("turno__season").filter(pk=pk).first()
-        if _is_key(pk)
-        else None
-    )
-    if found is None:
-        raise _problem("PENALITA_MISSING", "penalità inesistente", field="penalita")
-    season_lock_of_turno(found.turno)
+    found = _of_a_turno(Penalita, penalita, "PENALITA_MISSING", "penalità inesistente", "penalita")
     ledger_of(found.turno.season).penalita_remove(penalita=found, user=user)
 
 
@@ -299,15 +304,7 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user: Any = No
 @transaction.atomic
 def sanction_remove(*, sanction: Sanction | int, user: Any = None) -> None:
     """Delete a Retrocessione per contatore of an open turno."""
-    pk = sanction.pk if isinstance(sanction, Sanction) else sanction
-    found = (
-        Sanction.objects.select_related("turno__season").filter(pk=pk).first()
-        if _is_key(pk)
-        else None
-    )
-    if found is None:
-        raise _problem("SANCTION_MISSING", "sanzione inesistente", field="sanction")
-    season_lock_of_turno(found.turno)
+    found = _of_a_turno(Sanction, sanction, "SANCTION_MISSING", "sanzione inesistente", "sanction")
     ledger_of(found.turno.season).sanction_remove(sanction=found, user=user)
 
 

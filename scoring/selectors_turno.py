@@ -38,7 +38,7 @@ from scoring.rules.caf import progress_of, score_turno
 from scoring.rules.systems import Column
 from scoring.selectors import turno_prefetches, turno_record
 from scoring.selectors_games import deal_rows, game_prefetches, game_record, sheet_of
-from scoring.verbale import PenaltyLine, game_label, user_name, verbale
+from scoring.verbale import PenaltyLine, ReopenLine, game_label, user_name, verbale
 
 #: the kinds of a turno's columns beyond the Classifica's: a ratio (``0,62``, with its value in
 #: ``data-ratio``), titles won (badges of ``(code, label, value)``), league points (``+1,03``),
@@ -95,13 +95,6 @@ class DealLines:
     totals: list[int]
     balance: int | None
     sheet: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class ReopenLine:
-    at: dt.datetime
-    user: str
-    reason: str
 
 
 @dataclass(frozen=True)
