@@ -67,7 +67,11 @@ RULES_TESTS = {
     ],
     "caf/simulator.py": ["tests/rules/test_simulator.py", "tests/rules/test_boundaries.py"],
     "systems.py": ["tests/rules/test_systems.py", "tests/rules/test_boundaries.py"],
-    "caf/system.py": ["tests/rules/test_systems.py"],
+    "caf/system.py": [
+        "tests/rules/test_systems.py",
+        "tests/rules/test_caf_count_check.py",
+        "tests/rules/caf/test_caf_records_side.py",
+    ],
     "problems.py": [
         "tests/rules/test_turno.py",
         "tests/unit/test_kingscore.py",
