@@ -738,22 +738,19 @@ def giornata_totals_fill(
         return Decimal(value or 0).quantize(CENT)
 
     # .order_by(): no model ordering in a GROUP BY (a seat's would join every giornata)
-    for giornata, player, s, n in (
-        seats.order_by()
-        .values_list("turno__giornata_id", "player_id")
-        .annotate(s=Sum("league_points"), n=Count("id"))
+    # a seat counts a turno (index 1), an absence an absence (index 2); both league points
+    for rows, giornata_of, counted in (
+        (seats, "turno__giornata_id", 1),
+        (absences, "giornata_id", 2),
     ):
-        mine = part(giornata, player)
-        mine[0] += points(s)
-        mine[1] += n
-    for giornata, player, s, n in (
-        absences.order_by()
-        .values_list("giornata_id", "player_id")
-        .annotate(s=Sum("league_points"), n=Count("id"))
-    ):
-        mine = part(giornata, player)
-        mine[0] += points(s)
-        mine[2] += n
+        for giornata, player, s, n in (
+            rows.order_by()
+            .values_list(giornata_of, "player_id")
+            .annotate(s=Sum("league_points"), n=Count("id"))
+        ):
+            mine = part(giornata, player)
+            mine[0] += points(s)
+            mine[counted] += n
     for giornata, player, code, n in (
         awards.order_by()
         .values_list("seat__turno__giornata_id", "player_id", "code")

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from .interchange import two
+from .interchange import classifica_row
 from .records import SANCTION_CONTATORE, Sanction, SeasonState, Standing, TableResult
 from .ruleset import RuleSet
 from .season import play_giornate, rank_classifica, starting_state
@@ -178,15 +178,6 @@ def rank(rules: RuleSet, roster: Iterable[str], state: Mapping[str, Any]) -> lis
             )
         )
     return [
-        {
-            "place": place,
-            "player": st.player,
-            "league_points": two(st.score),
-            "series": st.series,
-            "turni": st.turni,
-            "absences": st.absences,
-            "scudetti": st.scudetti,
-            "titles": dict(st.titles),
-        }
+        {**classifica_row(place, st), "titles": dict(st.titles)}
         for place, st in rank_classifica(standings)
     ]

@@ -28,6 +28,7 @@ from .records import (
     Sanction,
     SeasonResult,
     SmazzataRecord,
+    Standing,
     TableResult,
     TurnoRecord,
     TurnoScore,
@@ -406,19 +407,22 @@ def output_document(scored: ScoredDocument) -> dict[str, Any]:
         for g in scored.season.giornate
         if g.absences
     ]
-    classifica = [
-        {
-            "place": place,
-            "player": st.player,
-            "league_points": two(st.score),
-            "series": st.series,
-            "turni": st.turni,
-            "absences": st.absences,
-            "scudetti": st.scudetti,
-        }
-        for place, st in scored.season.classifica
-    ]
+    classifica = [classifica_row(place, st) for place, st in scored.season.classifica]
     return {"format": FORMAT, "turni": turni_out, "absences": absences, "classifica": classifica}
+
+
+def classifica_row(place: int, st: Standing) -> dict[str, Any]:
+    """A Classifica row with the keys ``kingscore`` prints (``league_points`` with two
+    decimals)."""
+    return {
+        "place": place,
+        "player": st.player,
+        "league_points": two(st.score),
+        "series": st.series,
+        "turni": st.turni,
+        "absences": st.absences,
+        "scudetti": st.scudetti,
+    }
 
 
 def turno_to_input(t: TurnoRecord) -> dict[str, Any]:
