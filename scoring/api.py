@@ -126,6 +126,18 @@ def member_enroll(*, season: Season | int, player: str | Player) -> Enrollment:
     return _season.enrollment_add(season=season, player=player)
 
 
+def _members_create(names: Sequence[str], *, seated: Sequence[str]) -> None:
+    """Create the members ``names`` (new to the club, each seated at the table being started)."""
+    for raw in names:
+        name = user_text(raw, field="players", label="giocatore", max_length=60)
+        if name not in seated:
+            message = gettext_noop("%(name)s non siede al tavolo")
+            raise RuleViolation(
+                [Problem.said("NEW_MEMBER_NOT_SEATED", message, {"name": name}, field="players")]
+            )
+        Player.objects.get_or_create(name=name)
+
+
 # -- a turno ------------------------------------------------------------------------------------
 
 
@@ -139,15 +151,18 @@ def turno_start(
     first_dealer: str,
     number: int | None = None,
     table: str = "",
+    new_members: Sequence[str] = (),
     user: Any = None,
 ) -> Turno:
     """Open a turno: the table's players in seat order (each a member of the club) and the first
     dealer. ``number`` is the turno's number within the day (None: the next free one, 1 for the
-    first turno of the day)."""
+    first turno of the day). ``new_members``: names among ``players`` that are new to the club,
+    created as members in the same transaction (none is created if the turno does not start)."""
     season = _season_of(season)
     if not isinstance(date, dt.date):
         raise _problem("DATE", "la data del turno non è valida", field="date")
     season_lock(season)
+    _members_create(new_members, seated=players)
     return _turni.turno_start(
         season=season,
         date=date,

@@ -17,7 +17,6 @@ from types import ModuleType
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,14 +32,13 @@ from scoring.forms import (
     SanctionForm,
     TurnoStartForm,
 )
-from scoring.models import Penalita, Player, Sanction, Season, Seat, Smazzata, Turno
+from scoring.models import Penalita, Sanction, Season, Seat, Smazzata, Turno
 from scoring.permissions import segretario_required
 from scoring.problem_text import localized
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import GameSystem, get_system
 from scoring.selectors import current_season
 from scoring.services.confirmations import turno_close_request
-from scoring.services.locks import retry_once
 from scoring.services.preview import close_preview, is_backdated
 from scoring.views import entry_calls, entry_fields
 from scoring.views.confirm import CLOSE_REQUESTED
@@ -113,28 +111,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 # -- start a turno -------------------------------------------------------------------------------
-@retry_once  # the whole start, new members included, as scoring.api retries its writes
-@transaction.atomic  # new members are created only if the turno starts
-def _turno_start(form: TurnoStartForm, user: Any) -> Turno:
-    for name in form.new_names:
-        Player.objects.get_or_create(name=name)
-    return api.turno_start(
-        season=form.cleaned_data["season"],
-        date=form.cleaned_data["date"],
-        players=form.players,
-        first_dealer=form.first_dealer,
-        table=form.cleaned_data["table"].strip(),
-        user=user,
-    )
-
-
 @segretario_required
 @require_http_methods(["GET", "POST"])
 def turno_new(request: HttpRequest) -> HttpResponse:
     form = TurnoStartForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            turno = _turno_start(form, request.user)
+            turno = api.turno_start(
+                season=form.cleaned_data["season"],
+                date=form.cleaned_data["date"],
+                players=form.players,
+                first_dealer=form.first_dealer,
+                table=form.cleaned_data["table"].strip(),
+                new_members=form.new_names,
+                user=request.user,
+            )
         except RuleViolation as exc:
             form.add_problems(exc.problems)
         else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -106,3 +107,56 @@ def test_a_closed_season_is_not_offered(segretario_client, small_club):
     r = segretario_client.post(URL, data)
     assert r.status_code == 200 and not Turno.objects.exists()  # the form again
     assert "opzione valida" in r.content.decode()  # the season refused by the form
+
+
+# -- new members through scoring.api (the form's typed names) ------------------------------------
+def test_turno_start_creates_the_new_members_with_the_turno(small_club):
+    from scoring import api
+
+    turno = api.turno_start(
+        season=small_club,
+        date=dt.date(2026, 11, 20),
+        players=["Anna", "Bruno", "Carla", "Zeno Nuovo"],
+        first_dealer="Zeno Nuovo",
+        new_members=["Zeno Nuovo"],
+    )
+    assert [s.player.name for s in turno.seats.order_by("position")] == [
+        "Anna",
+        "Bruno",
+        "Carla",
+        "Zeno Nuovo",
+    ]
+    assert turno.first_dealer.name == "Zeno Nuovo"
+    assert small_club.enrollments.filter(player__name="Zeno Nuovo").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "players", "message"),
+    [
+        # the turno is refused: the new member is not created either (one transaction)
+        ("it", ["Anna", "Zeno Nuovo"], "un turno ha da 3 a 7 giocatori, non 2"),
+        # a new member who does not sit at the table
+        ("it", ["Anna", "Bruno", "Carla", "Dario"], "Zeno Nuovo non siede al tavolo"),
+        ("en", ["Anna", "Bruno", "Carla", "Dario"], "Zeno Nuovo is not at the table"),
+    ],
+)
+def test_turno_start_refused_creates_no_member(small_club, language, players, message):
+    from django.utils import translation
+
+    from scoring import api
+    from scoring.problem_text import localized
+    from scoring.rules.problems import RuleViolation
+
+    with pytest.raises(RuleViolation) as refused, translation.override(language):
+        api.turno_start(
+            season=small_club,
+            date=dt.date(2026, 11, 20),
+            players=players,
+            first_dealer="Anna",
+            new_members=["Zeno Nuovo"],
+        )
+    with translation.override(language):
+        assert [localized(p).message for p in refused.value.problems] == [message]
+    assert {p.field for p in refused.value.problems} == {"players"}
+    assert not Player.objects.filter(name="Zeno Nuovo").exists()
+    assert not Turno.objects.exists()
