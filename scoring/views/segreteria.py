@@ -22,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import URLPattern, path, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import api, formatting
@@ -397,7 +398,11 @@ def turno_penalita_add(request: HttpRequest, pk: int) -> HttpResponse:
             user=request.user,
         ),
         lambda d: (
-            _("Penalità di %(points)s punti a %(player)s registrata.")
+            ngettext(
+                "Penalità di %(points)s punto a %(player)s registrata.",
+                "Penalità di %(points)s punti a %(player)s registrata.",
+                abs(d["points"]),
+            )
             % {"points": formatting.points(d["points"]), "player": d["player"]}
         ),
     )
@@ -414,7 +419,11 @@ def turno_penalita_remove(request: HttpRequest, pk: int, penalita_pk: int) -> Ht
         return _refused(request, pk, errors=_messages_of(exc))
     messages.success(
         request,
-        _("Penalità di %(points)s punti a %(player)s eliminata.")
+        ngettext(
+            "Penalità di %(points)s punto a %(player)s eliminata.",
+            "Penalità di %(points)s punti a %(player)s eliminata.",
+            abs(pen.points),
+        )
         % {"points": formatting.points(pen.points), "player": pen.player.name},
     )
     return _done(request, pk)

@@ -208,7 +208,7 @@ def _text(client, season: Season, page: str) -> str:
             return text
         live = reverse("scoring:turno_live", args=[open_.pk])
         assert (r.status_code, r.redirect_chain) == (200, [(live, 302)])
-        assert "Penalità of −1 points to Anna recorded." in text
+        assert "Penalità of −1 point to Anna recorded." in text
         return text
     if page == "turno-new-rejected":  # the form posted empty: the form again, its errors
         r = client.post(reverse("scoring:turno_new"), {"season": season.pk})

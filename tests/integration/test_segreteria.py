@@ -415,6 +415,11 @@ def test_penalita_add_and_remove_change_the_totals(segretario_client, season):
     html = segretario_client.get(_live(turno)).content.decode()
     assert "Penalità di +3 punti a Carla registrata." in html
 
+    # one point: the singular
+    segretario_client.post(_url("turno_penalita_add", turno), data | {"pen-points": -1})
+    html = segretario_client.get(_live(turno)).content.decode()
+    assert "Penalità di −1 punto a Carla registrata." in html
+
 
 def test_retrocessione_per_contatore_add_and_remove(segretario_client, season):
     turno = _turno(season)
