@@ -76,6 +76,8 @@ RULES_TESTS = {
         "tests/rules/test_turno.py",
         "tests/unit/test_kingscore.py",
         "tests/rules/test_boundaries.py",
+        # the rule set's messages are built with said() (a text's, a calendar's too)
+        "tests/rules/test_ruleset_edges.py",
     ],
 }
 # locks.py is left out: its lock and retry paths only act on PostgreSQL, which the SQLite runs
@@ -116,6 +118,49 @@ EQUIVALENT: dict[str, str] = {
     "scoring/rules/systems.py:215:18:constant:0": (
         "the registry's `_loaded` flag only spares re-importing: `import_module` of a loaded "
         "module returns it from sys.modules without running it (nothing registers twice)"
+    ),
+    "scoring/rules/caf/simulator.py:36:17:constant:0": (
+        "simulated trick play: TRICK_RANK is read only to compare two cards' ranks (the trick's "
+        "winner), and `15 - i` shifts every rank by one, keeping their order"
+    ),
+    "scoring/rules/caf/simulator.py:37:81:constant:0": (
+        "DOMINO_RANK: `range(2, 12)` adds a key '11', which is no rank of the deck (RANKS "
+        "writes J, Q, K, A), so no card ever reads it"
+    ),
+    "scoring/rules/caf/simulator.py:298:11:compare:0": (
+        "a simulated penalità when `rng.random() < penalty_chance`: `<=` differs only when the "
+        "draw is exactly `penalty_chance` (one float in 2**53)"
+    ),
+    "scoring/rules/caf/ruleset.py:299:60:constant:0": (
+        "the shape check: the default of `league.get('auto_promotion_when_no_top', True)` only "
+        "feeds `isinstance(..., bool)`, which True and False both pass (from_dict reads the "
+        "key again with its own default)"
+    ),
+    "scoring/rules/caf/records.py:52:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False: frozen only makes an assignment to a field raise, "
+        "and no code assigns to one (in the original it would raise); the record holds "
+        "Mappings, so it cannot be hashed either way"
+    ),
+    "scoring/rules/caf/records.py:66:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False on TurnoScore: as records.py:52 (Mapping fields, "
+        "never assigned)"
+    ),
+    "scoring/rules/caf/records.py:177:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False on SeasonResult: as records.py:52 (Mapping fields, "
+        "never assigned)"
+    ),
+    "scoring/rules/caf/ruleset.py:495:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False on RuleSet: as records.py:52 (dict fields, never "
+        "assigned; a rule set is edited as its dict and built again)"
+    ),
+    "scoring/rules/caf/ruleset.py:488:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False on Series: never assigned (as records.py:52); "
+        "frozen also makes a Series hashable, and nothing hashes one (the ladder is read as "
+        "a tuple, by code)"
+    ),
+    "scoring/rules/caf/turno.py:41:18:constant:0": (
+        "`@dataclass(frozen=True)` -> False on SmazzataPoints: as records.py:52 (a dict "
+        "field, never assigned: score_turno and the services only read its fields)"
     ),
     "scoring/services/interchange.py:116:15:constant:0": (
         "IMPORT_CHUNK only sets how many turni are written per round (memory, not content): "

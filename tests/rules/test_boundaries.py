@@ -9,7 +9,13 @@ import dataclasses
 import pytest
 
 from scoring.rules.caf import RuleSet, RuleSetError
-from scoring.rules.caf.interchange import MAX_DEPTH, MAX_TURNO_NUMBER, loads, parse_document
+from scoring.rules.caf.interchange import (
+    MAX_DEPTH,
+    MAX_TURNO_NUMBER,
+    loads,
+    parse_document,
+    score_json,
+)
 from scoring.rules.caf.play import Progress
 from scoring.rules.caf.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
 from scoring.rules.caf.ruleset import POINT_LIMIT, caf, default_ruleset_dict
@@ -48,6 +54,15 @@ def _problems(doc: dict) -> list[tuple[str, str]]:
     with pytest.raises(RuleViolation) as exc:
         parse_document(doc)
     return [(p.code, p.message) for p in exc.value.problems]
+
+
+def test_a_turno_the_rules_refuse_is_named_by_its_date_and_number():
+    # SPEC §10: every problem names the turno (date and number)
+    with pytest.raises(RuleViolation) as exc:
+        score_json(_doc(number=2))
+    assert [(p.code, p.turno, p.message) for p in exc.value.problems] == [
+        ("TURNO_INCOMPLETE", "2026-11-20 #2", "il turno ha 0 smazzate su 19")
+    ]
 
 
 def test_the_largest_turno_number_is_accepted_and_the_next_refused():
@@ -192,16 +207,32 @@ def test_a_rule_set_needs_both_negative_and_positive_games():
         RuleSet.from_dict(d)
 
 
-@pytest.mark.parametrize(("points", "refused"), [(0, True), (1, False), (-1, False)])
+@pytest.mark.parametrize(
+    ("points", "refused"),
+    [
+        (0, True),
+        (1, False),
+        (-1, False),
+        (9999, False),
+        (-9999, False),
+        (10000, True),
+        (-10000, True),
+    ],
+)
 def test_a_penalita_of_zero_points_is_refused_one_point_is_not(points, refused):
+    # and the sanity bound the message names: -9999 to 9999
     turno = TurnoRecord(
         players=tuple(PLAYERS),
         first_dealer="Anna",
         smazzate=(),
         penalties=(Penalty(player="Anna", points=points, article="3"),),
     )
-    codes = [p.code for p in check_penalties_and_sanctions(turno)]
-    assert codes == (["PENALTY_POINTS"] if refused else [])
+    problems = check_penalties_and_sanctions(turno)
+    assert [p.code for p in problems] == (["PENALTY_POINTS"] if refused else [])
+    if refused:
+        assert problems[0].message == (
+            "i punti di una penalità sono un numero intero diverso da zero, tra -9999 e 9999"
+        )
 
 
 def test_a_turno_with_a_broken_header_is_not_complete():

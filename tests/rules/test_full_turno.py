@@ -6,10 +6,13 @@ NF scazzata from floor(13/2) = 6 tricks, DOMINO scazzata from floor(13/2) - 1 = 
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 from decimal import Decimal
 
+from scoring.rules.caf.interchange import input_document, score_json
 from scoring.rules.caf.records import Penalty, SmazzataRecord, TurnoRecord
-from scoring.rules.caf.ruleset import caf
+from scoring.rules.caf.ruleset import caf, default_ruleset_dict
 from scoring.rules.caf.turno import score_turno
 
 RULES = caf()
@@ -158,3 +161,27 @@ def test_without_the_penalita():
     # Dario 28; W = 48: 28/48 = 0.5833.. -> 0.58
     assert score.totals == {"Anna": 14, "Bruno": -1, "Carla": 48, "Dario": 28}
     assert score.ratios["Dario"] == Decimal("0.58")
+
+
+def test_a_document_carrying_its_rules_is_scored_by_them():
+    # SPEC §9: a club that scores Q♠ at -10. The document carries the season's rules (as a
+    # backup does): smazzata 3, Carla's forced NQS, is -10, not the default -8.
+    doc = input_document(
+        "2026-27", list(SEATS), [dataclasses.replace(record(), date=dt.date(2026, 11, 20))]
+    )
+    rules = default_ruleset_dict()
+    rules["games"]["NQS"]["per_unit"] = -10
+    out = score_json({**doc, "rules": rules})["turni"][0]
+    assert out["smazzate"][2]["points"] == {"Anna": 0, "Bruno": 0, "Carla": -10, "Dario": 0}
+    assert out["totals"] == {"Anna": 14, "Bruno": -1, "Carla": 46, "Dario": 23}
+    # W = 46: 23/46 = 0.50; 14/46 = 0.304.. -> 0.30; -1/46 = -0.021.. -> -0.03
+    assert out["ratios"] == {"Anna": "0.30", "Bruno": "-0.03", "Carla": "1.00", "Dario": "0.50"}
+    # + Scudetto 1, UEFA 0.3, Coppa Italia 0.1, Retrocessione -0.1 (SPEC §8.3)
+    assert out["league_points"] == {
+        "Anna": "0.40",
+        "Bruno": "-0.13",
+        "Carla": "2.00",
+        "Dario": "0.80",
+    }
+    # the same document without its rules is scored by the C.A.F. defaults
+    assert score_json(doc)["turni"][0]["totals"]["Carla"] == 48

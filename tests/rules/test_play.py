@@ -111,6 +111,11 @@ def test_no_positive_game_before_all_negative_ones(played, game):
     assert check.problems[0].smazzata == played + 1
     assert check.problems[0].player == "Carla"
     assert check.forced is False
+    # the message names the negative games still to play, in the order of SPEC §2
+    left = ", ".join(g for g, _ in NEGATIVE_CALLS[played:])
+    assert check.problems[0].message.endswith(
+        f"non si può chiamare finché restano giochi alla meno da giocare ({left})"
+    )
 
 
 @pytest.mark.parametrize("i", range(7))
@@ -138,6 +143,22 @@ def test_unknown_game_and_caller():
     p = progress()
     assert codes(p.check("N8D", "Anna")) == ["GAME_UNKNOWN"]
     assert codes(p.check("NJ", "Zeno")) == ["CALLER_UNKNOWN"]
+
+
+def test_a_refused_call_is_never_forced():
+    # SPEC §3.3: only a chiamante's call is forced. Anna deals: her NJ would be forced (the
+    # negative phase), but an unknown game, a game already played or a caller who is not at
+    # the table is no call at all
+    p = progress()
+    assert p.check("NJ", "Anna").forced is True
+    refused = [p.check("N8D", "Anna"), p.check("NJ", "Zeno")]
+    refused.append(progress(NEGATIVE_CALLS[:3]).check("NJ", "Dario"))  # Dario deals the 4th
+    assert [(codes(c), c.forced) for c in refused] == [
+        (["GAME_UNKNOWN"], False),
+        (["CALLER_UNKNOWN"], False),
+        (["GAME_ALREADY_PLAYED"], False),
+    ]
+    assert progress(NEGATIVE_CALLS[:3]).check("NQS", "Dario").forced is True
 
 
 def test_forced_in_the_negative_phase_iff_the_caller_deals():

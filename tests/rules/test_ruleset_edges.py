@@ -123,6 +123,31 @@ def test_a_one_card_hand_is_refused_and_two_cards_is_the_smallest_deck():
     assert rules.smazzate_count(4) == 19
 
 
+def test_a_deck_without_a_card_left_is_too_small():
+    # every card of the 52 listed as removed: the names are all good cards, the deck is empty
+    with pytest.raises(RuleSetError, match=r"^decks\.4: il mazzo è troppo piccolo"):
+        _edited(lambda d: d["decks"].update({"4": _deck_leaving(0)}))
+
+
+def test_a_ladder_without_series_is_refused_on_its_key():
+    # SPEC §8.2: the ladder is data (§9), but a season needs at least one series to start in
+    with pytest.raises(RuleSetError) as exc:
+        _edited(lambda d: d["league"].update({"series": []}))
+    assert str(exc.value) == "league.series: deve essere un elenco non vuoto"
+
+
+def test_a_scazzata_without_a_threshold_is_refused_on_its_key():
+    # SPEC §5: a scazzata is reached from a threshold; a rule with a rate and no threshold
+    # says which key misses one
+    with pytest.raises(RuleSetError) as exc:
+        _edited(lambda d: d["games"]["NJ"].update({"scazzata": {"per_unit": -4}}))
+    assert str(exc.value) == "games.NJ.scazzata: serve at_least o at_most"
+    # the season form shows it under its label: "regolamento, games.NJ.scazzata: ..."
+    assert exc.value.problem().message == (
+        "regolamento, games.NJ.scazzata: serve at_least o at_most"
+    )
+
+
 def test_a_turno_with_a_valid_contatore_sanction_scores_and_relegates():
     players = ["Anna", "Bruno", "Carla", "Dario"]
     record = simulate_turno(caf(), players, random.Random(3), first_dealer="Anna")

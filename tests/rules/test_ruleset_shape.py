@@ -106,6 +106,16 @@ def test_the_rule_set_built_in_code_has_the_defaults_of_one_read_without_those_k
     assert (built.auto_promotion_when_no_top, built.coppa_campioni_streak) == (True, 2)
     assert (read.auto_promotion_when_no_top, read.coppa_campioni_streak) == (True, 2)
     assert built.intercontinentale_streak == read.intercontinentale_streak == 3
+    # SPEC §7: the ratio rounded down (toward -inf) to two decimals, W < 0 as W / total
+    d.pop("ratio")
+    read = RuleSet.from_dict(d)
+    built = RuleSet(code=read.code, name=read.name, decks=read.decks, games=read.games)
+    for rules in (read, built):
+        assert (rules.ratio_places, rules.ratio_rounding, rules.ratio_negative_winner) == (
+            2,
+            "ROUND_FLOOR",
+            "inverse",
+        )
 
 
 def test_two_rule_sets_with_the_same_rules_are_equal_whatever_their_source_text():

@@ -12,7 +12,8 @@ import pytest
 
 from scoring.rules.caf.records import Penalty, Sanction, SmazzataRecord, TurnoRecord
 from scoring.rules.caf.ruleset import caf
-from scoring.rules.caf.turno import ratios, score_turno
+from scoring.rules.caf.turno import check_smazzata, ratios, score_turno
+from scoring.rules.problems import Problem
 
 RULES = caf()
 SEATS = ("Ada", "Bea", "Ciro")
@@ -289,3 +290,29 @@ def test_ratios(totals, expected):
     got = ratios(RULES, totals)
     assert all(isinstance(v, Decimal) for v in got.values())
     assert {p: str(v) for p, v in got.items()} == expected
+
+
+def test_a_problem_is_what_it_says_and_where():
+    # a problem is its code, its sentence and where it is (smazzata, player, field): the same
+    # problem written by hand is equal to the one the engine reports, whatever template its
+    # sentence came from (the template is only for the reader's language)
+    wrong = list(BASE)
+    wrong[1] = sm("NK", "Zeno", 4, 0, 0)
+    score = score_turno(RULES, turno(wrong))
+    assert score.problems[0] == Problem(
+        "CALLER_UNKNOWN",
+        "il chiamante 'Zeno' non siede a questo tavolo",
+        smazzata=2,
+        player="Zeno",
+        field="caller",
+    )
+    assert score.problems[0].template == "il chiamante %(player)s non siede a questo tavolo"
+
+
+def test_an_unknown_game_is_one_problem_of_the_call_not_of_its_counts():
+    # the counts of a game the rules do not know cannot be checked: the call check names it
+    unknown = SmazzataRecord("N8D", "Bea", {"Ada": 0, "Bea": 0, "Ciro": 0})
+    assert check_smazzata(RULES, turno(()), unknown) == (
+        [Problem("GAME_UNKNOWN", "gioco sconosciuto: 'N8D'", smazzata=1, field="game")],
+        False,
+    )
