@@ -435,8 +435,8 @@ class Smazzata(models.Model):
         related_name="+",
         verbose_name=_("cappotto"),
     )
-    # what the segretario recorded, as the system's interchange record (every system but C.A.F.,
-    # whose counts are the Result rows)
+    # what the segretario recorded, as the system's interchange record, its players by seat
+    # (scoring.records); the columns above are what the system derives from it (smazzata_keys)
     record = models.JSONField(_("registrazione"), default=dict, db_default={}, blank=True)
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

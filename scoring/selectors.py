@@ -27,6 +27,7 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
+from scoring.records import record_names, seat_names
 from scoring.rules.caf import (
     Penalty,
     Progress,
@@ -111,18 +112,11 @@ def turno_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> Turn
         )
         tiebreak = [s.player.name for s in ranked]
     smazzate = sorted(turno.smazzate.all(), key=lambda s: s.number)
+    system, names = turno.season.system, seat_names(seats)
     return TurnoRecord(
         players=tuple(s.player.name for s in seats),
         first_dealer=turno.first_dealer.name,
-        smazzate=tuple(
-            SmazzataRecord(
-                game=sm.game,
-                caller=sm.caller.name,
-                result={r.player.name: r.count for r in sm.results.all()},
-                trump=sm.trump or None,
-            )
-            for sm in smazzate
-        ),
+        smazzate=tuple(smazzata_input(record_names(system, sm.record, names)) for sm in smazzate),
         penalties=tuple(
             Penalty(p.player.name, p.points, p.article, p.reason) for p in turno.penalita.all()
         ),
@@ -132,6 +126,19 @@ def turno_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> Turn
         ),
         date=turno.giornata.date,
         number=turno.number,
+    )
+
+
+def smazzata_input(record: Any) -> SmazzataRecord:
+    """A stored C.A.F. record (players by name again) as the engine's input; a record of the
+    wrong shape is given as it is, for the engine to refuse (``check_ledger`` reports it)."""
+    record = record if isinstance(record, dict) else {}
+    result = record.get("result")
+    return SmazzataRecord(
+        game=record.get("game"),  # type: ignore[arg-type]
+        caller=record.get("caller"),  # type: ignore[arg-type]
+        result=result if isinstance(result, dict) else {},
+        trump=record.get("trump") or None,
     )
 
 

@@ -154,8 +154,11 @@ def verbale(turno: Turno, *, confirmations: bool = False) -> Verbale:
     sums = [0] * len(seats)
     for sm in sorted(turno.smazzate.all(), key=lambda s: s.number):
         cells = [Cell(0, 0)] * len(seats)
+        counts = sm.record.get("result") if isinstance(sm.record, dict) else None
+        counts = counts if isinstance(counts, dict) else {}
         for r in sm.results.all():
-            cells[index[r.player_id]] = Cell(r.count, r.points)
+            seat = seats[index[r.player_id]]  # the record keeps the counts by seat
+            cells[index[r.player_id]] = Cell(counts.get(str(seat.position)), r.points)
             sums[index[r.player_id]] += r.points
         rule = rules.games.get(sm.game)
         rows.append(

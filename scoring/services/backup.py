@@ -35,6 +35,7 @@ from scoring.models import (
     Player,
     Season,
     Seat,
+    Smazzata,
     Turno,
 )
 from scoring.records import record_names, record_seats, state_ids, state_names
@@ -241,6 +242,54 @@ def _keys_in(tables: list[_Table]) -> None:
             system = system_of.get(row[turno_at[1]])
             if system is not None and isinstance(row[at[1]], dict):
                 row[at[1]] = record_seats(system, row[at[1]], tables.get(row[turno_at[1]], {}))
+
+
+def _records_from_counts(tables: list[_Table]) -> None:
+    """The smazzate of a backup written before King C.A.F.'s deals kept their record (an empty
+    record, each player's count on their ``Result`` row) get it, as migration 0019 writes it:
+    ``{"game", "caller", "trump"?, "result": {seat: count}}``, players by seat."""
+    by_label = {t.model._meta.label_lower: t for t in tables}
+    smazzate, results, seats, players = (
+        by_label.get(label)
+        for label in ("scoring.smazzata", "scoring.result", "scoring.seat", "scoring.player")
+    )
+    if smazzate is None or results is None or seats is None or players is None:
+        return
+
+    def at(t: _Table, *names: str) -> list[int]:
+        columns = [f.name for f in t.fields]
+        return [columns.index(n) for n in names]
+
+    r_smazzata, r_player, r_count = at(results, "smazzata", "player", "count")
+    counts: dict[Any, list[tuple[Any, int]]] = {}
+    for r in results.rows:
+        if r[r_count] is not None:
+            counts.setdefault(r[r_smazzata], []).append((r[r_player], r[r_count]))
+    if not counts:
+        return
+    s_turno, s_player, s_position = at(seats, "turno", "player", "position")
+    position: dict[tuple[Any, Any], int | str] = {
+        (r[s_turno], r[s_player]): r[s_position] for r in seats.rows
+    }
+    # a player not seated at the turno stays by name (the engine refuses it), never by a key
+    # that could read as a seat
+    p_pk, p_name = players.fields.index(Player._meta.pk), at(players, "name")[0]
+    name = {r[p_pk]: r[p_name] for r in players.rows}
+    pk = smazzate.fields.index(Smazzata._meta.pk)
+    turno, game, caller, trump, record = at(smazzate, "turno", "game", "caller", "trump", "record")
+    for row in smazzate.rows:
+        if row[record] or row[pk] not in counts:
+            continue
+        seat = {p: position.get((row[turno], p), name.get(p)) for p, _ in counts[row[pk]]}
+        row[record] = {
+            "game": row[game],
+            "caller": position.get((row[turno], row[caller]), name.get(row[caller])),
+            **({"trump": row[trump]} if row[trump] else {}),
+            "result": {
+                str(seat[p]): count
+                for p, count in sorted(counts[row[pk]], key=lambda pc: str(seat[pc[0]]))
+            },
+        }
 
 
 def backup_document() -> dict[str, Any]:
@@ -598,6 +647,7 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
             raise _fail("DATABASE_NOT_EMPTY", NOT_EMPTY)
         wipe_club()
     _keys_in(tables)
+    _records_from_counts(tables)
     user_ids = _restore_users(users)
     try:
         with transaction.atomic():

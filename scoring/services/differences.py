@@ -23,8 +23,10 @@ from scoring.rules.problems import (
     AT_SMAZZATA,
     AT_TURNO,
     Problem,
+    RuleViolation,
     Said,
     gettext_noop,
+    said,
     said_joined,
 )
 
@@ -170,3 +172,19 @@ class Difference:
             "stored": _value(self.stored),
             "expected": _value(self.expected),
         }
+
+
+# what a replay of stored records may raise when a record is not one the engine accepts (a
+# name no longer at the table, a field of the wrong type): check_ledger reports it as a difference
+REPLAY_ERRORS = (RuleViolation, KeyError, ValueError, TypeError, IndexError, AttributeError)
+REPLAY_FIELD = "registrazione rigiocabile"
+REPLAY_OK = said(gettext_noop("una registrazione che il regolamento accetta"))
+
+
+def unreplayable(season: str, where: str, exc: Exception) -> Difference:
+    """The difference of a record the engine cannot replay (``exc``: what the replay raised)."""
+    if isinstance(exc, RuleViolation):
+        error: str = said_joined("; ", [described_said(p) for p in exc.problems])
+    else:
+        error = f"{type(exc).__name__}: {exc}"
+    return Difference(season, where, REPLAY_FIELD, error, REPLAY_OK)

@@ -33,7 +33,7 @@ from scoring.models import (
 from scoring.records import record_seats, seat_names
 from scoring.rules.caf.interchange import MAX_TURNO_NUMBER
 from scoring.rules.calendar import Calendar
-from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said, said_joined
+from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said
 from scoring.rules.systems import get_system
 from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
@@ -41,8 +41,9 @@ from scoring.services.bulk import ids_by_name, insert_rows
 from scoring.services.differences import (
     AT_CLASSIFICA,
     AT_GIORNATA,
+    REPLAY_ERRORS,
     Difference,
-    described_said,
+    unreplayable,
 )
 from scoring.services.history import history_created
 from scoring.services.locks import retry_once, season_lock_of_turno
@@ -327,19 +328,6 @@ def game_standing(season: Season, *, before: dt.date | None = None) -> list[dict
     return season.system.standing(season.game_rules, roster, _closed_records(season, before))
 
 
-# what a replay of stored records may raise when a record is not one the engine accepts (a
-# name no longer at the table, a field of the wrong type): check_ledger reports it as a difference
-REPLAY_ERRORS = (RuleViolation, KeyError, ValueError, TypeError, IndexError)
-REPLAY_FIELD = "registrazione rigiocabile"
-REPLAY_OK = said(gettext_noop("una registrazione che il regolamento accetta"))
-
-
-def _replay_error(exc: Exception) -> str:
-    if isinstance(exc, RuleViolation):
-        return said_joined("; ", [described_said(p) for p in exc.problems])
-    return f"{type(exc).__name__}: {exc}"
-
-
 def game_differences(season: Season) -> list[Any]:
     """Every stored value of a generic season that differs from a replay of its facts by the
     season's system (``check_ledger`` for these games): each smazzata's dealer, chooser, game
@@ -354,9 +342,9 @@ def game_differences(season: Season) -> list[Any]:
 
     found_unreplayable: list[str] = []
 
-    def unreplayable(where: str, exc: Exception) -> None:
+    def refused(where: str, exc: Exception) -> None:
         found_unreplayable.append(where)
-        found.append(Difference(season.name, where, REPLAY_FIELD, _replay_error(exc), REPLAY_OK))
+        found.append(unreplayable(season.name, where, exc))
 
     replayed: dict[int, list[dict[str, dict[str, Any]]]] = {}  # giornata -> closed turni
     for turno in game_turni(
@@ -369,7 +357,7 @@ def game_differences(season: Season) -> list[Any]:
             if not turno.is_open:
                 figures = system.seat_results(system.score_turno(rules, record))
         except REPLAY_ERRORS as exc:  # a record the engine refuses: reported, never raised
-            unreplayable(said(AT_TURNO, turno=turno.label), exc)
+            refused(said(AT_TURNO, turno=turno.label), exc)
             continue
         scored = {s["number"]: s for s in running["smazzate"]}
         for sm in turno.smazzate.all():
@@ -417,7 +405,7 @@ def game_differences(season: Season) -> list[Any]:
     try:
         replay = game_standing(season)
     except REPLAY_ERRORS as exc:
-        unreplayable("classifica", exc)
+        refused("classifica", exc)
         return found
     # every column of the stored Classifica (a row edited in a backup is a difference)
     fields = ("place", "score", "turni")

@@ -25,12 +25,14 @@ from scoring.models import (
     TitleAward,
     Turno,
 )
+from scoring.records import record_seats
 from scoring.rules.caf import SeasonState
 from scoring.rules.caf.interchange import (
     SeasonScorer,
     loads,
     parse_header,
     parse_turno,
+    smazzata_to_input,
 )
 from scoring.rules.caf.records import TableOutcome, TurnoRecord, TurnoScore
 from scoring.rules.caf.ruleset import RuleSet
@@ -284,7 +286,7 @@ class _Written:
     def turni(self, chunk: list[tuple[TurnoRecord, TurnoScore, TableOutcome, int]]) -> None:
         """Turni, seats with the season's outcome, smazzate, results, penalità, sanctions,
         titles."""
-        players, now = self.players, self.now
+        players, now, system = self.players, self.now, self.season.system
         turni = [
             Turno(
                 season=self.season,
@@ -326,6 +328,7 @@ class _Written:
                 )
                 for pos, name in enumerate(t.players)
             )
+            seat_of = dict(enumerate(t.players))
             smazzate.extend(
                 (
                     turno.pk,
@@ -337,9 +340,10 @@ class _Written:
                     sm.forced,
                     sm.scazzata,
                     players[sm.cappotto] if sm.cappotto else None,
+                    record_seats(system, smazzata_to_input(recorded), seat_of),
                     now,
                 )
-                for sm in score.smazzate
+                for sm, recorded in zip(score.smazzate, t.smazzate, strict=True)
             )
             penalita.extend(
                 Penalita(
@@ -385,6 +389,7 @@ class _Written:
                 "forced",
                 "scazzata",
                 "cappotto",
+                "record",
                 "recorded_at",
             ],
             smazzate,

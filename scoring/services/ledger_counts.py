@@ -47,8 +47,10 @@ from scoring.services.differences import (
     AT_SMAZZATA_PLAYER,
     AT_TURNO_PLAYER,
     AT_TURNO_SMAZZATA,
+    REPLAY_ERRORS,
     Difference,
     problem_said,
+    unreplayable,
 )
 from scoring.services.season import CHART_LEADERS
 from scoring.services.seasons_close import final_series
@@ -221,7 +223,11 @@ def counts_differences(*, season: Season) -> list[Difference]:
     )
     scores: dict[int, TurnoScore] = {}
     for turno in turni:
-        score = _check_turno(out, rules, turno)
+        try:
+            score = _check_turno(out, rules, turno)
+        except REPLAY_ERRORS as exc:  # a record the engine refuses: reported, never raised
+            out.found.append(unreplayable(season.name, said(AT_TURNO, turno=turno.label), exc))
+            score = None
         if score is not None:
             scores[turno.pk] = score
 

@@ -28,6 +28,7 @@ from scoring.models import (
     Smazzata,
     Turno,
 )
+from scoring.records import record_seats, seat_names
 from scoring.rules.caf import (
     Penalty,
     SmazzataRecord,
@@ -37,6 +38,7 @@ from scoring.rules.caf import (
     score_turno,
 )
 from scoring.rules.caf import Sanction as SanctionRecord
+from scoring.rules.caf.interchange import smazzata_to_input
 from scoring.rules.caf.turno import check_penalties_and_sanctions
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
@@ -87,6 +89,12 @@ def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
             ]
         )
     return found
+
+
+def _stored(turno: Turno, sm: SmazzataRecord) -> dict[str, object]:
+    """A checked smazzata as :class:`Smazzata` keeps its record: the interchange record with
+    its players by seat (:mod:`scoring.records`), as every game's."""
+    return record_seats(turno.season.system, smazzata_to_input(sm), seat_names(turno.seats.all()))
 
 
 def _refresh_totals(turno: Turno) -> None:
@@ -235,6 +243,7 @@ def smazzata_record(
                 forced=forced,
                 scazzata=pts.scazzata,
                 cappotto=seats[pts.cappotto].player if pts.cappotto else None,
+                record=_stored(turno, sm),
                 recorded_by=user_of(user),
             )
     except IntegrityError:
@@ -348,6 +357,7 @@ def smazzata_correct(
             "forced": forced,
             "scazzata": pts.scazzata,
             "cappotto_id": seats[pts.cappotto].pk if pts.cappotto else None,
+            "record": _stored(turno, sm),
         }
         if n == k:
             values["recorded_by_id"] = recorder.pk if recorder is not None else None

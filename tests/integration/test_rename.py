@@ -206,10 +206,12 @@ def test_a_backup_names_the_players_and_restores_seats_and_keys_exactly():
     )
     doc = json.loads(json.dumps(backup_document()))
     at = doc["tables"]["scoring.smazzata"]["columns"].index("record")
-    closers = {
-        row[at]["closer"] for row in doc["tables"]["scoring.smazzata"]["rows"] if row[at]
-    }  # C.A.F.'s smazzate have no record: their counts are rows
+    rows = doc["tables"]["scoring.smazzata"]["rows"]
+    # Ramino's closer by name; C.A.F.'s chiamante and counts too
+    closers = {row[at]["closer"] for row in rows if "closer" in row[at]}
     assert closers <= {"Anna", "Bruno", "Carla"} and closers
+    callers = {(row[at]["caller"], *row[at]["result"]) for row in rows if "result" in row[at]}
+    assert {name for names in callers for name in names} == {"Anna", "Bruno", "Carla", "Dario"}
     states = doc["tables"]["scoring.giornata"]
     series = {
         name

@@ -425,6 +425,17 @@ def classifica_row(place: int, st: Standing) -> dict[str, Any]:
     }
 
 
+def smazzata_to_input(s: SmazzataRecord) -> dict[str, Any]:
+    """A smazzata record as the input document writes it, and as the ledger stores it (players
+    by seat there, :mod:`scoring.records`): ``{"game", "caller", "trump"?, "result"}``."""
+    return {
+        "game": s.game,
+        "caller": s.caller,
+        **({"trump": s.trump} if s.trump else {}),
+        "result": dict(s.result),
+    }
+
+
 def turno_to_input(t: TurnoRecord) -> dict[str, Any]:
     """A turno record as the input document writes it (export, backup)."""
     return {
@@ -432,15 +443,7 @@ def turno_to_input(t: TurnoRecord) -> dict[str, Any]:
         "number": t.number,
         "players": list(t.players),
         "first_dealer": t.first_dealer,
-        "smazzate": [
-            {
-                "game": s.game,
-                "caller": s.caller,
-                **({"trump": s.trump} if s.trump else {}),
-                "result": dict(s.result),
-            }
-            for s in t.smazzate
-        ],
+        "smazzate": [smazzata_to_input(s) for s in t.smazzate],
         "penalties": [
             {"player": p.player, "points": p.points, "article": p.article, "reason": p.reason}
             for p in t.penalties

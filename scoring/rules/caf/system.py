@@ -51,6 +51,7 @@ class CafSystem(BaseSystem):
     code = "caf"
     label = "King C.A.F."
     ledger = "counts"  # a count per player per deal; series, titles, absences by giornata
+    player_fields = ("caller", "result.*")  # where a deal's record names a player (SPEC §10)
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
     takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)
