@@ -12,6 +12,8 @@ closed) and its roster (a late joiner's absences are recomputed).
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -42,6 +44,7 @@ from scoring.models import (
     TurnoEvent,
 )
 from scoring.problem_text import localized
+from scoring.records import record_names, seat_names
 from scoring.rules.caf import RuleSetError
 from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.problems import RuleViolation
@@ -468,11 +471,22 @@ class SmazzataAdmin(ViewOnlyHistoryAdmin):
     list_filter = (GameFilter, "forced", "scazzata", "turno__season")
     search_fields = ("caller__name", "game")
     list_select_related = ("turno__giornata", "turno__season", "caller", "dealer", "cappotto")
+    readonly_fields = ("deal",)
     inlines = (ResultInline,)
 
     @admin.display(description=_("gioco"), ordering="game")
     def game_name(self, obj: Smazzata) -> str:
         return formatting.season_game(obj.turno.season, obj.game)
+
+    @admin.display(description=_("registrazione"))
+    def deal(self, obj: Smazzata) -> str:
+        """What the segretario recorded (the record, its players by seat) with the players'
+        names, as the interchange file writes it."""
+        seats = obj.turno.seats.select_related("player")
+        return json.dumps(
+            record_names(obj.turno.season.system, obj.record, seat_names(seats)),
+            ensure_ascii=False,
+        )
 
 
 @admin.register(Result)

@@ -348,7 +348,7 @@ FACTS = {"Turno", "Seat", "Smazzata", "Result", "Penalita", "Sanction", "TurnoEv
 
 
 def _facts(dump: list[Any]) -> list[Any]:
-    keep = {"player_id", "turno_id", "smazzata_id", "count", "points", "reason", "kind"}
+    keep = {"player_id", "turno_id", "smazzata_id", "count", "points", "record", "reason", "kind"}
     out = []
     for name, rows in dump[1:]:
         if name in FACTS:

@@ -13,6 +13,8 @@ import random
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.urls import reverse
+from django.utils.html import escape
 
 from scoring import api
 from scoring.audit import turno_history
@@ -264,3 +266,13 @@ def test_a_record_the_engine_cannot_replay_is_a_difference_never_a_traceback(
     closed = Turno.objects.filter(season=season, status=Turno.CHIUSO).first()
     assert any(closed.label in line for line in found), found
     assert any(turno.label in line for line in found), found
+
+
+@pytest.mark.django_db
+def test_the_admin_shows_the_record_by_name(admin_client):
+    _season, turno, deals = club_with_an_open_turno()
+    sm = Smazzata.objects.get(turno=turno, number=1)
+    page = admin_client.get(reverse("admin:scoring_smazzata_change", args=[sm.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert escape(json.dumps(deals[0], ensure_ascii=False)) in html  # by name, not by seat
