@@ -121,7 +121,12 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     for h in Result.history.filter(smazzata_id__in=list(numbers)).select_related("history_user"):
         if h.history_type == "+":
             continue  # shown with the smazzata's creation
-        detail = f"{names.get(h.player_id, h.player_id)}: {h.count} ({h.points:+d})"
+        name = names.get(h.player_id, h.player_id)
+        # the count a C.A.F. row still keeps beside its points (the deal's record has them all,
+        # shown with the smazzata's change); the other games' rows have none
+        detail = (
+            f"{name}: {h.points:+d}" if h.count is None else f"{name}: {h.count} ({h.points:+d})"
+        )
         entries.append(
             AuditEntry(
                 h.history_date,

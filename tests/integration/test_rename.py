@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
 
 import pytest
 from django.core.management import call_command
@@ -246,6 +247,11 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
     ]  # the changed field by its label (the model's verbose name), not its key
     assert f"'declarer': '{record['declarer']}'" in entry.detail
     assert f"'declarer': '{other}'" in entry.detail
+    # the points rescored (rows replaced): by player and points, no count (Skat has none)
+    replaced = [e for e in turno_history(turno) if e.action == "eliminazione risultato"]
+    assert replaced and all(
+        re.fullmatch(r"(Anna|Bruno|Carla): [+-]\d+", e.detail) for e in replaced
+    ), [e.detail for e in replaced]
 
 
 def test_a_name_corrected_while_the_players_confirm_keeps_the_close_request(segretario):
