@@ -7,11 +7,12 @@ loaded into every page of the context by :func:`tests.e2e.conftest.axe_context`)
 
 The club is built once (the demo club: a C.A.F. season and a season of each of the five other
 games; for each game a turno in corso and a new season after its first close) on
-``transactional_db``, and the test walks every page at one size in one browser context; the
-phone size is tests/e2e/test_accessibility_phone.py, on the same pages. The pages are listed by
-the functions of ``PAGES``: each returns the :class:`Audited` pages of one part of the site for
-the club; a screen to cover is one more entry there (the live screens of every game, in corso,
-after a rejected deal, a deal's correction and closed: :func:`live_screens`).
+``transactional_db``, and the test walks every page in one browser context, each page audited at
+the desktop's size and then, narrowed, at the phone's (:func:`audit_every_page`). The pages are
+listed by the functions of ``PAGES``: each returns the :class:`Audited` pages of one part of the
+site for the club; a screen to cover is one more entry there (the live screens of every game, in
+corso, after a rejected deal, a deal's correction and closed: :func:`live_screens`). And the
+audit itself is not blind: it reports what axe finds on a page made wrong on purpose.
 """
 
 from __future__ import annotations
@@ -359,31 +360,73 @@ def _login(page, base: str, username: str, password: str) -> None:
     assert "/accounts/login" not in page.url
 
 
-def audit_every_page(browser, live_server, club: Club, shot, viewport: str) -> None:
-    """Every page of every game at one screen size, as every account sees it."""
-    width, height = VIEWPORTS[viewport]
+def audit_every_page(browser, live_server, club: Club, shot) -> None:
+    """Every page of every game at both screen sizes, as every account sees it: each page is
+    loaded (and brought to its state, ``then``) at the desktop's size and audited, then the
+    viewport is narrowed to the phone's and the same page audited again.
+
+    The second size needs no second load: the pages' layout by width is CSS alone (media
+    queries, which apply on a resize as on a load) and no script of ours reads the width, so
+    the page narrowed is the page a phone loads; a load is about half of a page's CPU."""
+    desktop, phone = VIEWPORTS["desktop"], VIEWPORTS["phone"]
     pages = [p for part in PAGES for p in part(club)]
     assert {p.who for p in pages} == set(ACCOUNTS)
     base = live_server.url
     problems: list[str] = []
-    context = axe_context(browser, width, height)
+    context = axe_context(browser, *desktop)
     page = context.new_page()
     for who, account in ACCOUNTS.items():
         context.clear_cookies()
         if account is not None:
             _login(page, base, *account)
         for audited in (p for p in pages if p.who == who):
+            page.set_viewport_size({"width": desktop[0], "height": desktop[1]})
             response = page.goto(base + audited.url)
             assert response.status == 200, (audited.label, response.status)
             if audited.then is not None:
                 audited.then(page)
-            problems += audit(page, f"{audited.label} [{viewport}] {audited.url}")
-    shot(page, f"last-{viewport}")
+            problems += audit(page, f"{audited.label} [desktop] {audited.url}")
+            page.set_viewport_size({"width": phone[0], "height": phone[1]})
+            problems += audit(page, f"{audited.label} [phone] {audited.url}")
+    shot(page, "last-phone")
     context.close()
     assert not problems, "\n".join(problems)
 
 
-# the phone size is tests/e2e/test_accessibility_phone.py: a module of its own, so that the two
-# sizes (a minute or two each) run on two workers
-def test_every_page_of_every_game_passes_axe(browser, live_server, club, shot):
-    audit_every_page(browser, live_server, club, shot, "desktop")
+def test_every_page_of_every_game_passes_axe_at_both_sizes(browser, live_server, club, shot):
+    assert VIEWPORTS == {"desktop": (1366, 768), "phone": (390, 844)}
+    audit_every_page(browser, live_server, club, shot)
+
+
+# a login page made wrong: grey on white, a field without a label, an image without alt, two
+# buttons of 10 px without a name, a box wider than the phone, and no meta description
+BROKEN = """() => {
+    document.querySelector('meta[name=description]').remove();
+    document.querySelector('main').insertAdjacentHTML('beforeend',
+        '<p style="color:#aaa;background:#fff">grigio</p><input type="text"><img src="data:,">'
+        + '<button style="width:10px;height:10px;padding:0;border:0"></button>'
+        + '<button style="width:10px;height:10px;padding:0;border:0"></button>'
+        + '<div style="width:1200px">largo</div>');
+}"""
+
+
+def test_the_audit_reports_what_axe_finds(browser, live_server):
+    """The audit is not blind: on a login page made wrong on purpose it reports each finding,
+    the sideways scroll at the phone's size only, including after a resize from the desktop's
+    (how the pages are audited at the phone's size)."""
+    context = axe_context(browser, *VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    assert audit(page, "login") == []
+    page.evaluate(BROKEN)
+    at_desktop = audit(page, "login")
+    page.set_viewport_size({"width": 390, "height": 844})
+    found = audit(page, "login")
+    context.close()
+    rules = sorted(line.split()[2] for line in found if line.split()[1] in {"serious", "critical"})
+    assert rules == ["button-name", "color-contrast", "image-alt", "label", "target-size"], found
+    assert "login: critical button-name (2×) Buttons must have discernible text" in found[0]
+    assert found[-2] == "login: no meta description"
+    wide = re.fullmatch(r"login: scrolls sideways \((\d+) px wide on a 390 px screen\)", found[-1])
+    assert wide and int(wide[1]) >= 1200, found[-1]
+    assert at_desktop == found[:-1], at_desktop
