@@ -2,9 +2,13 @@
 
 A TV (its own browser context, the site's Content-Security-Policy enforced) shows /live/ while
 a second context, the segretario, records the last smazzata of a turno on the live screen: the
-TV shows it within the 2 s poll without a reload, the polls in between answered 304. The network
+TV shows it at the next 2 s poll without a reload, the polls in between answered 304. The network
 drops: the TV says "in aggiornamento" and catches up when it is back. Then the segretario closes
 the turno: the TV shows the places, ratios, titles, series moves and the Classifica Generale.
+
+The TV's clock is Playwright's (``clock.install``): time flows as usual, and where the test
+waits for the next poll it moves the clock on by the poll's 2 s (``fast_forward``) instead of
+waiting for the poll to come by itself (the waits' limits are as before, a poll or two).
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,7 @@ PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
 OTHERS = ["Elena Giusti", "Franco Lenzi", "Giulia Marchetti", "Ivo Neri"]  # the second table
 PASSWORD = "pw-e2e-board-1"
 TV = {"width": 1600, "height": 900}
+POLL_MS = 2000  # the board's hx-trigger="every 2s" (templates/scoring/live/_board.html)
 README_SHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "scoreboard.png"
 
 
@@ -66,6 +70,13 @@ def _segretario(browser, live_server):
     return context, page
 
 
+def _next_poll(tv):
+    """The TV's next poll, brought by moving its clock on by one poll interval: the response."""
+    with tv.expect_response(lambda r: "/live/poll/" in r.url, timeout=5000) as poll:
+        tv.clock.fast_forward(POLL_MS)
+    return poll.value
+
+
 def _wait_fields(page, name: str, value: str) -> None:
     page.locator(f"input[name={name}][value='{value}']").check()
     page.wait_for_load_state("networkidle")
@@ -97,6 +108,7 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
 
     # -- the TV: no CSP bypass, no script of ours but the site's static files -----------------
     tv_context = browser.new_context(locale="it-IT", viewport=TV)
+    tv_context.clock.install()
     tv = tv_context.new_page()
     polls: list[int] = []
     tv.on("response", lambda r: polls.append(r.status) if "/live/poll/" in r.url else None)
@@ -106,9 +118,9 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
     expect(table.locator(".board-last")).to_have_attribute("data-last", str(last - 1))
     expect(tv.locator("[data-fullscreen]")).to_be_visible()  # the Fullscreen API is there
     expect(tv.locator(".board-status .board-ok")).to_be_visible()
-    # two polls, nothing changed: waited for as they come (every 2 s), not for a fixed time
+    # two polls, nothing changed: each the next one, one interval on
     for _ in range(2):
-        tv.wait_for_event("response", lambda r: "/live/poll/" in r.url, timeout=5000)
+        assert _next_poll(tv).status == 304
     assert len(polls) >= 2 and set(polls) == {304}, polls
     expect(table.locator(".board-last")).to_have_attribute("data-last", str(last - 1))
 
@@ -125,11 +137,9 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
         seg.fill(f"input[name=count_{i}]", str(sm.result[name]))
     with seg.expect_response(lambda r: r.request.method == "POST"):
         seg.click(f"button:has-text('Registra la smazzata {last}')")
-    recorded = time.monotonic()
-    # the next poll (every 2 s) brings it: one poll interval plus the request
+    # the next poll brings it: one poll interval on (the wait's limit as before)
+    tv.clock.fast_forward(POLL_MS)
     expect(table.locator(".board-last")).to_have_attribute("data-last", str(last), timeout=3000)
-    latency = time.monotonic() - recorded
-    print(f"TV updated {latency:.2f} s after the smazzata was recorded")
     totals = score_turno(caf(), record).totals
     for name in PLAYERS:
         expect(table.locator(f"tr[data-player='{name}'] .board-total")).to_have_attribute(
@@ -139,6 +149,7 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
 
     # -- the network drops: "in aggiornamento", then it catches up -----------------------------
     tv_context.set_offline(True)
+    tv.clock.fast_forward(POLL_MS)  # the next poll fails
     expect(tv.locator(".board-status .board-stale")).to_be_visible(timeout=8000)
     expect(board).to_be_visible()  # the last board stays on screen
     shot(tv, "offline", full_page=False)
@@ -148,6 +159,7 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
     seg.wait_for_load_state()
     assert Seat.objects.filter(turno=turno, place=1).exists()
     tv_context.set_offline(False)
+    tv.clock.fast_forward(POLL_MS)  # the next poll
     expect(tv.locator(".board-status .board-ok")).to_be_visible(timeout=8000)
     closed = tv.locator(f"section.is-closed[data-turno='{turno.pk}']")
     expect(closed).to_be_visible(timeout=5000)
