@@ -226,6 +226,21 @@ def _shared_build(key: str, build: Callable[[], T]) -> tuple[sqlite3.Connection,
         return snapshot, value
 
 
+# htmx marks its work on the page: a request in flight (``htmx-request``, on the element that
+# sent it), a swap (``htmx-swapping``, on the target) and its settling (``htmx-settling``, taken
+# off in the task that fires ``htmx:afterSettle``, whose handlers run there: the live screen's
+# focus, its running check). None of them: the page is at rest. (A function, not an expression:
+# Playwright would evaluate an expression's text, which a page's script-src 'self' refuses.)
+HTMX_AT_REST = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def htmx_settled(page, timeout: float = 10000) -> None:
+    """Wait until htmx is at rest on ``page``: the requests sent (a key or a click sends its
+    request as it is dispatched) answered, swapped in and settled. Instead of a fixed wait
+    after each response (50-120 ms each, 20 s of a run's wall in all, idle)."""
+    page.wait_for_function(HTMX_AT_REST, timeout=timeout)
+
+
 def logged_in(context, base: str, username: str) -> None:
     """``context`` logged in as ``username`` without the login form: a session made by Django's
     test client, its cookie given to the browser. For tests of the pages behind the login; the

@@ -23,7 +23,7 @@ from scoring.models import Player, Seat, Turno
 from scoring.rules.systems import get_system
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
-from tests.e2e.conftest import logged_in
+from tests.e2e.conftest import htmx_settled, logged_in
 
 PASSWORD = "pw-e2e-games-1"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -54,7 +54,7 @@ def _swapped(page, action) -> None:
         "document.getElementById('live') && !document.getElementById('live').dataset.old",
         timeout=15000,
     )
-    page.wait_for_timeout(50)
+    htmx_settled(page)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from django.urls import reverse
 from scoring import api
 from scoring.models import Smazzata
 from scoring.rules.systems import get_system
-from tests.e2e.conftest import logged_in
+from tests.e2e.conftest import htmx_settled, logged_in
 
 PASSWORD = "pw-e2e-every-game-1"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -94,10 +94,9 @@ def _focused(page) -> dict:
 
 
 def _settle(page) -> None:
-    """Let an htmx request the last key started (a refresh of C.A.F.'s fields, a preview) end."""
-    page.wait_for_timeout(60)
-    page.wait_for_function("!document.querySelector('.htmx-request')", timeout=10000)
-    page.wait_for_timeout(60)
+    """Let an htmx request the last key started (a refresh of C.A.F.'s fields, a preview) end,
+    its answer swapped in and settled."""
+    htmx_settled(page)
 
 
 def _swapped(page, action) -> None:

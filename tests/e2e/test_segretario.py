@@ -20,6 +20,7 @@ from scoring.rules.caf import Penalty, caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_record
+from tests.e2e.conftest import htmx_settled
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
 PASSWORD = "pw-e2e-segretario-1"
@@ -71,7 +72,7 @@ def answered(page, method: str = "GET"):
     """Wait for the htmx request the enclosed action sends (and the swap after it)."""
     with page.expect_response(lambda r: r.request.method == method and "/segreteria/" in r.url):
         yield
-    page.wait_for_timeout(50)  # let htmx settle the swap
+    htmx_settled(page)
 
 
 def new_context(browser, **kwargs):
