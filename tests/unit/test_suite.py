@@ -29,3 +29,15 @@ def test_the_systems_keep_their_order_whichever_module_registered_first(monkeypa
     assert next(iter(scrambled)) == "ramino-101"
     monkeypatch.setattr(registry, "_REGISTRY", scrambled)
     assert [s.code for s in registry.systems()] == in_order
+
+
+def test_the_longest_first_table_names_modules_that_exist():
+    """``MODULE_SECONDS`` orders the workers' modules: a key left behind by a renamed or merged
+    module would silently send its successor to the estimate by folder, and the table would
+    no longer say where the time goes."""
+    from pathlib import Path
+
+    from tests.conftest import MODULE_SECONDS
+
+    root = Path(__file__).resolve().parents[2]
+    assert [m for m in MODULE_SECONDS if not (root / m).is_file()] == []
