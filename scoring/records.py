@@ -1,5 +1,5 @@
-"""The smazzata records of the generic ledger (every game but C.A.F.) between the database and
-the engine: the one place where seat keys become names and names become seat keys.
+"""The smazzata records of every game between the database and the engine: the one place where
+seat keys become names and names become seat keys.
 
 The database keeps each smazzata's record (the system's interchange record for one deal) with
 every player it names replaced by the player's **seat** at the turno: the seat position (0-based,
@@ -16,7 +16,7 @@ it as a difference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from scoring.rules.players import map_players
@@ -106,3 +106,51 @@ def state_ids(state: Mapping[str, Any], ids: Mapping[str, int]) -> dict[str, Any
         part: {(str(ids[k]) if k in ids else k): v for k, v in (state.get(part) or {}).items()}
         for part in _state_maps(state)
     }
+
+
+# -- C.A.F.: the records of the smazzate's past versions, from the counts' past versions -----------
+def history_records(
+    versions: Iterable[tuple[Any, Any, Any, Any, str, Any, str]],
+    results: Iterable[tuple[Any, Any, Any, Any, Any]],
+    seat: Callable[[Any, Any], Any],
+) -> dict[Any, dict[str, Any]]:
+    """The record of each past version of a smazzata kept by counts (King C.A.F. before its deals
+    kept their record): ``versions`` are ``(history id, smazzata, turno, date, game, caller,
+    trump)``, ``results`` the past versions of its counts, ``(smazzata, player, count, date,
+    history id)``. A version's counts are the ones written after it and before the smazzata's
+    next version (a deal is saved, then its counts); players by seat (``seat(turno, player)``:
+    the position, or the name of a player not seated there, which the engine refuses)."""
+    by_smazzata: dict[Any, list[tuple[Any, Any, Any, Any]]] = {}
+    for smazzata, player, count, date, hid in results:
+        if count is not None:
+            by_smazzata.setdefault(smazzata, []).append((date, hid, player, count))
+    mine: dict[Any, list[tuple[Any, ...]]] = {}
+    for v in versions:
+        mine.setdefault(v[1], []).append(v)
+    out: dict[Any, dict[str, Any]] = {}
+    for smazzata, rows in mine.items():
+        counts = sorted(by_smazzata.get(smazzata, []), key=lambda r: (r[0], r[1]))
+        if not counts:
+            continue
+        rows.sort(key=lambda v: (v[3], v[0]))
+        state: dict[Any, Any] = {}
+        k = 0
+        for i, (hid, _sm, turno, _date, game, caller, trump) in enumerate(rows):
+            until = rows[i + 1][3] if i + 1 < len(rows) else None
+            while k < len(counts) and (until is None or counts[k][0] < until):
+                state[counts[k][2]] = counts[k][3]
+                k += 1
+
+            def at(player: Any, turno: Any = turno) -> Any:
+                return seat(turno, player)
+
+            out[hid] = {
+                "game": game,
+                "caller": None if caller is None else at(caller),
+                **({"trump": trump} if trump else {}),
+                "result": {
+                    str(at(p)): c
+                    for p, c in sorted(state.items(), key=lambda pc: str(at(pc[0])).zfill(4))
+                },
+            }
+    return out

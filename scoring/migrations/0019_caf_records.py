@@ -7,8 +7,7 @@ stored, the game, the chiamante, the trump and each player's ``Result.count``. N
 changes: seats, results, standings, Verbale numbers and closing times are untouched, and a
 replay (which now reads the record) gives what it gave.
 
-The audit history keeps the smazzate as they were written: their record is filled from this
-migration on (a correction after it shows the record it changed).
+The past versions of the smazzate in the audit history get theirs in 0020.
 
 A chiamante or a count of a player not seated at the turno (a database edited by hand) is kept
 by the player's name, which the engine refuses: ``check_ledger`` reports the turno.

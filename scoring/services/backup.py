@@ -38,7 +38,13 @@ from scoring.models import (
     Smazzata,
     Turno,
 )
-from scoring.records import record_names, record_seats, state_ids, state_names
+from scoring.records import (
+    history_records,
+    record_names,
+    record_seats,
+    state_ids,
+    state_names,
+)
 from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document
 from scoring.rules.caf.ruleset import json_strings
 from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop
@@ -247,7 +253,8 @@ def _keys_in(tables: list[_Table]) -> None:
 def _records_from_counts(tables: list[_Table]) -> None:
     """The smazzate of a backup written before King C.A.F.'s deals kept their record (an empty
     record, each player's count on their ``Result`` row) get it, as migration 0019 writes it:
-    ``{"game", "caller", "trump"?, "result": {seat: count}}``, players by seat."""
+    ``{"game", "caller", "trump"?, "result": {seat: count}}``, players by seat; and their past
+    versions in the audit history, as 0020 writes them (:func:`history_records`)."""
     by_label = {t.model._meta.label_lower: t for t in tables}
     smazzate, results, seats, players = (
         by_label.get(label)
@@ -255,6 +262,9 @@ def _records_from_counts(tables: list[_Table]) -> None:
     )
     if smazzate is None or results is None or seats is None or players is None:
         return
+    past, past_results = (
+        by_label.get(label) for label in ("scoring.historicalsmazzata", "scoring.historicalresult")
+    )
 
     def at(t: _Table, *names: str) -> list[int]:
         columns = [f.name for f in t.fields]
@@ -275,6 +285,18 @@ def _records_from_counts(tables: list[_Table]) -> None:
     # that could read as a seat
     p_pk, p_name = players.fields.index(Player._meta.pk), at(players, "name")[0]
     name = {r[p_pk]: r[p_name] for r in players.rows}
+    if past is not None and past_results is not None:
+        columns = ("history_id", "id", "turno", "history_date", "game", "caller", "trump")
+        v_at, (v_record,) = at(past, *columns), at(past, "record")
+        r_at = at(past_results, "smazzata", "player", "count", "history_date", "history_id")
+        filled = history_records(
+            [tuple(r[k] for k in v_at) for r in past.rows if not r[v_record]],
+            [tuple(r[k] for k in r_at) for r in past_results.rows],
+            lambda turno, player: position.get((turno, player), name.get(player)),
+        )
+        for r in past.rows:
+            if r[v_at[0]] in filled:
+                r[v_record] = filled[r[v_at[0]]]
     pk = smazzate.fields.index(Smazzata._meta.pk)
     turno, game, caller, trump, record = at(smazzate, "turno", "game", "caller", "trump", "record")
     for row in smazzate.rows:

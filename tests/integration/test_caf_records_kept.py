@@ -31,7 +31,7 @@ from scoring.verbale import verbale
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
 TABLE = ["Dario", "Anna", "Franco", "Carla"]  # seat order: Dario sits at 0, Carla at 3
 BEFORE = [("scoring", "0018_giornata_totals")]
-AFTER = [("scoring", "0019_caf_records")]
+AFTER = [("scoring", "0020_caf_history_records")]
 
 
 def migrate(target) -> None:
@@ -54,6 +54,10 @@ def expected_record(sm: Smazzata) -> dict:
 
 def records() -> dict[int, dict]:
     return dict(Smazzata.objects.values_list("pk", "record"))
+
+
+def history_records() -> dict[int, dict]:
+    return dict(Smazzata.history.values_list("history_id", "record"))
 
 
 def every_row() -> tuple:
@@ -186,18 +190,31 @@ def test_an_imported_season_keeps_every_record():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_fills_every_record_from_the_counts():
-    season, _turno, _deals = club_with_an_open_turno()
-    kept = records()
+    season, turno, deals = club_with_an_open_turno()
+    # the audit history: corrections of the counts (twice the same deal), an undo
+    number, changed = next(
+        (k, swapped)
+        for k, swapped in enumerate(map(swap_two_counts, deals), start=1)
+        if swapped is not None
+    )
+    api.smazzata_correct(turno=turno, number=number, record=changed)
+    api.smazzata_correct(turno=turno, number=number, record=deals[number - 1])
+    api.smazzata_undo(turno=turno)
+    kept, history = records(), history_records()
     rows = every_row()
     assert len(kept) > 30 and all(kept.values())
+    assert len(history) == len(kept) + 3 + 1 and all(history.values())
     try:
         migrate(BEFORE)
-        # as the counts ledger wrote them: no record, the counts on the Result rows
+        # as the counts ledger wrote them: no record, the counts on the Result rows (and their
+        # past versions on the Result rows' history)
         assert set(map(json.dumps, records().values())) == {"{}"}
+        assert set(map(json.dumps, history_records().values())) == {"{}"}
         assert every_row() == rows
     finally:
         migrate(AFTER)
     assert records() == kept  # exactly what recording and importing write
+    assert history_records() == history  # and every past version, as the services wrote it
     assert every_row() == rows
     assert ledger_differences(seasons=[season]) == []
     closed = Turno.objects.filter(season=season, status=Turno.CHIUSO).order_by("pk").last()
@@ -208,18 +225,27 @@ def test_the_migration_fills_every_record_from_the_counts():
 
 @pytest.mark.django_db
 def test_a_backup_of_the_release_before_restores_the_records():
-    club_with_an_open_turno()
-    kept = records()
+    _season, turno, deals = club_with_an_open_turno()
+    number, changed = next(
+        (k, swapped)
+        for k, swapped in enumerate(map(swap_two_counts, deals), start=1)
+        if swapped is not None
+    )
+    api.smazzata_correct(turno=turno, number=number, record=changed)
+    api.smazzata_undo(turno=turno)
+    kept, history = records(), history_records()
     rows = every_row()
     data = json.loads(json.dumps(backup_document()))
-    table = data["tables"]["scoring.smazzata"]
-    at = table["columns"].index("record")
-    # this release writes the records with names, as the interchange file does
-    assert all(set(TABLE) & set(r[at]["result"]) for r in table["rows"] if r[at])
-    for r in table["rows"]:  # as the release before wrote a C.A.F. smazzata: no record
-        r[at] = {}
+    for label in ("scoring.smazzata", "scoring.historicalsmazzata"):
+        table = data["tables"][label]
+        at = table["columns"].index("record")
+        # this release writes the records with names, as the interchange file does
+        assert all(set(PLAYERS) & set(r[at]["result"]) for r in table["rows"])
+        for r in table["rows"]:  # as the release before wrote a C.A.F. smazzata: no record
+            r[at] = {}
     backup_restore(data=data, force=True)
     assert records() == kept
+    assert history_records() == history
     assert every_row() == rows
     assert ledger_differences(seasons=list(Season.objects.all())) == []
 
