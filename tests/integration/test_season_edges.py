@@ -134,3 +134,31 @@ def test_a_reopen_replays_its_own_giornata_not_only_the_later_ones():
     assert dict(Standing.objects.filter(season=season).values_list("player__name", "turni")) == (
         dict.fromkeys(PLAYERS, 1)
     )
+
+
+def test_player_figures_fill_gives_figures_only_to_the_players_who_have_none(make_season):
+    """What a restore does (a backup holds no PlayerFigures): the rows the fill writes are
+    exactly the ones a recorded season keeps, and the rows already there are left alone."""
+    from scoring.models import Absence, PlayerFigures, Turno
+    from scoring.services.season import player_figures_fill
+
+    season = make_season(giornate=3)
+    kept = {
+        f.player_id: (f.pk, f.figures, f.played, f.line, f.base_date, f.base)
+        for f in PlayerFigures.objects.filter(season=season)
+    }
+    assert len(kept) == 5
+    dario = Player.objects.get(name="Dario").pk
+    PlayerFigures.objects.filter(season=season, player_id=dario).delete()
+    player_figures_fill(season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO)
+    after = {
+        f.player_id: (f.pk, f.figures, f.played, f.line, f.base_date, f.base)
+        for f in PlayerFigures.objects.filter(season=season)
+    }
+    assert after.keys() == kept.keys()
+    for pid, row in kept.items():
+        if pid == dario:  # a new row, with what the season kept
+            assert after[pid][0] != row[0]
+            assert after[pid][1:] == row[1:]
+        else:  # the very same row
+            assert after[pid] == row
