@@ -7,14 +7,13 @@ def fill(apps, schema_editor):
     """Each C.A.F. member's checkpoint, from the stored seats: the figures before their last
     giornata played (what a refresh keeps), so a club's first close after the upgrade sums
     from it too. Figures, points and lines are not touched."""
-    from scoring.rules.systems import get_system
     from scoring.services.season import player_figures_checkpoints_fill
 
     season_model = apps.get_model("scoring", "Season")
     figures = apps.get_model("scoring", "PlayerFigures")
     seat = apps.get_model("scoring", "Seat")
     for pk, code in season_model.objects.values_list("pk", "ruleset_code"):
-        if get_system(code).ledger == "counts":
+        if code == "caf":  # the one game kept by counts when this migration was written
             player_figures_checkpoints_fill(pk, figures, seat, "chiuso")
 
 
