@@ -144,13 +144,23 @@ def history_records(
             def at(player: Any, turno: Any = turno) -> Any:
                 return seat(turno, player)
 
-            out[hid] = {
-                "game": game,
-                "caller": None if caller is None else at(caller),
-                **({"trump": trump} if trump else {}),
-                "result": {
-                    str(at(p)): c
-                    for p, c in sorted(state.items(), key=lambda pc: str(at(pc[0])).zfill(4))
-                },
-            }
+            out[hid] = counts_record(
+                game, None if caller is None else at(caller), trump, state.items(), at
+            )
     return out
+
+
+def counts_record(
+    game: Any, caller: Any, trump: Any, counts: Iterable[tuple[Any, Any]], seat: Callable
+) -> dict[str, Any]:
+    """A C.A.F. deal kept by counts as its stored record, ``{"game", "caller", "trump"?,
+    "result": {seat: count}}``: ``counts`` are ``(player, count)``, ``seat(player)`` the key the
+    record names them by (``caller`` is given already so named)."""
+    return {
+        "game": game,
+        "caller": caller,
+        **({"trump": trump} if trump else {}),
+        "result": {
+            str(seat(p)): c for p, c in sorted(counts, key=lambda pc: str(seat(pc[0])).zfill(4))
+        },
+    }

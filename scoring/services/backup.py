@@ -39,6 +39,7 @@ from scoring.models import (
     Turno,
 )
 from scoring.records import (
+    counts_record,
     history_records,
     record_names,
     record_seats,
@@ -302,16 +303,11 @@ def _records_from_counts(tables: list[_Table]) -> None:
     for row in smazzate.rows:
         if row[record] or row[pk] not in counts:
             continue
-        seat = {p: position.get((row[turno], p), name.get(p)) for p, _ in counts[row[pk]]}
-        row[record] = {
-            "game": row[game],
-            "caller": position.get((row[turno], row[caller]), name.get(row[caller])),
-            **({"trump": row[trump]} if row[trump] else {}),
-            "result": {
-                str(seat[p]): count
-                for p, count in sorted(counts[row[pk]], key=lambda pc: str(seat[pc[0]]))
-            },
-        }
+
+        def seat(player: Any, turno: Any = row[turno]) -> int | str:
+            return position.get((turno, player), name.get(player))  # type: ignore[return-value]
+
+        row[record] = counts_record(row[game], seat(row[caller]), row[trump], counts[row[pk]], seat)
 
 
 def backup_document() -> dict[str, Any]:
