@@ -133,11 +133,7 @@ def test_a_recorded_and_a_corrected_deal_keep_their_record_by_seat():
     ]
     assert all(name not in json.dumps(stored) for name in TABLE)
     # a correction: another legal count for the same call (two players' counts swapped)
-    number, changed = next(
-        (k, swapped)
-        for k, swapped in enumerate(map(swap_two_counts, deals), start=1)
-        if swapped is not None
-    )
+    number, changed = first_swappable(deals)
     api.smazzata_correct(turno=turno, number=number, record=changed)
     row = Smazzata.objects.get(turno=turno, number=number)
     assert row.record["result"] == {str(seat[p]): c for p, c in changed["result"].items()}
@@ -188,15 +184,20 @@ def test_an_imported_season_keeps_every_record():
     assert ledger_differences(seasons=[season]) == []
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_migration_fills_every_record_from_the_counts():
-    season, turno, deals = club_with_an_open_turno()
-    # the audit history: corrections of the counts (twice the same deal), an undo
-    number, changed = next(
+def first_swappable(deals: list) -> tuple[int, dict]:
+    """The number of the first deal whose counts can be swapped, and the deal swapped."""
+    return next(
         (k, swapped)
         for k, swapped in enumerate(map(swap_two_counts, deals), start=1)
         if swapped is not None
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_fills_every_record_from_the_counts():
+    season, turno, deals = club_with_an_open_turno()
+    # the audit history: corrections of the counts (twice the same deal), an undo
+    number, changed = first_swappable(deals)
     api.smazzata_correct(turno=turno, number=number, record=changed)
     api.smazzata_correct(turno=turno, number=number, record=deals[number - 1])
     api.smazzata_undo(turno=turno)
@@ -226,11 +227,7 @@ def test_the_migration_fills_every_record_from_the_counts():
 @pytest.mark.django_db
 def test_a_backup_of_the_release_before_restores_the_records():
     _season, turno, deals = club_with_an_open_turno()
-    number, changed = next(
-        (k, swapped)
-        for k, swapped in enumerate(map(swap_two_counts, deals), start=1)
-        if swapped is not None
-    )
+    number, changed = first_swappable(deals)
     api.smazzata_correct(turno=turno, number=number, record=changed)
     api.smazzata_undo(turno=turno)
     kept, history = records(), history_records()
