@@ -128,7 +128,7 @@ class TurnoEventInline(ViewOnly, admin.TabularInline):
 
 class ResultInline(ViewOnly, admin.TabularInline):
     model = Result
-    fields = ("player", "count", "points")
+    fields = ("player", "points")  # the counts are the smazzata's record (shown by name)
 
 
 class EnrollmentInline(admin.TabularInline):
@@ -491,7 +491,7 @@ class SmazzataAdmin(ViewOnlyHistoryAdmin):
 
 @admin.register(Result)
 class ResultAdmin(ViewOnlyHistoryAdmin):
-    list_display = ("smazzata", "player", "count", "points")
+    list_display = ("smazzata", "player", "points")
     list_filter = (SmazzataGameFilter, "smazzata__turno__season")
     search_fields = ("player__name",)
     list_select_related = ("smazzata__turno__giornata", "smazzata__turno__season", "player")

@@ -1,4 +1,4 @@
-"""The audit trail of a turno: every change to it, its smazzate, counts, penalità and
+"""The audit trail of a turno: every change to it, its smazzate, results, penalità and
 sanctions (django-simple-history), plus its closes and reopens, in time order."""
 
 from __future__ import annotations
@@ -75,6 +75,33 @@ def _changes(record, shown: Callable[[str, Any], Any] | None = None) -> str:
     return "; ".join(parts)
 
 
+def _counts_at(versions: list[Any], key: str, seat_of: dict[int, int]) -> Callable[[Any], Any]:
+    """A past version of a result -> the player's count in the deal as it then stood (None for a
+    game whose records keep no count): read from the deal's record (``key``, by seat) in the
+    deal's latest version written at or before the result's (a deal is saved, then its results;
+    a deal's results are deleted before it)."""
+    by_smazzata: dict[Any, list[Any]] = {}
+    for v in versions:
+        by_smazzata.setdefault(v.id, []).append(v)
+    for kept in by_smazzata.values():
+        kept.sort(key=lambda v: (v.history_date, v.history_id))
+
+    def count(result: Any) -> Any:
+        if not key:
+            return None
+        record = None
+        for v in by_smazzata.get(result.smazzata_id, ()):
+            if v.history_date > result.history_date:
+                break
+            record = v.record
+        counts = record.get(key) if isinstance(record, dict) else None
+        if not isinstance(counts, dict) or result.player_id not in seat_of:
+            return None
+        return counts.get(str(seat_of[result.player_id]))
+
+    return count
+
+
 def turno_history(turno: Turno) -> list[AuditEntry]:
     """Who did what to a turno and when, oldest first (bounded number of queries)."""
     entries: list[AuditEntry] = []
@@ -118,15 +145,13 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
                 detail,
             )
         )
+    count_at = _counts_at(sm_hist, system.deal_counts, {pk: pos for pk, pos, _ in seated})
     for h in Result.history.filter(smazzata_id__in=list(numbers)).select_related("history_user"):
         if h.history_type == "+":
             continue  # shown with the smazzata's creation
         name = names.get(h.player_id, h.player_id)
-        # the count a C.A.F. row still keeps beside its points (the deal's record has them all,
-        # shown with the smazzata's change); the other games' rows have none
-        detail = (
-            f"{name}: {h.points:+d}" if h.count is None else f"{name}: {h.count} ({h.points:+d})"
-        )
+        count = count_at(h)
+        detail = f"{name}: {h.points:+d}" if count is None else f"{name}: {count} ({h.points:+d})"
         entries.append(
             AuditEntry(
                 h.history_date,

@@ -314,6 +314,9 @@ class BaseSystem:
     #: a deal's game and the player who chose it (caller, declarer, closer), as the audit trail
     #: describes it (marked for translation): ``%(game)s`` and ``%(caller)s``
     deal_chosen_by: str = "%(game)s, %(caller)s"
+    #: the key of a deal's record that holds each player's count by seat, shown beside their
+    #: points in the audit trail ("Carla: 2 (+12)"); empty: the points alone ("Carla: +98")
+    deal_counts: str = ""
 
     def sheet(self, rules: Any, turno: Mapping[str, Any]) -> dict[str, Any] | None:
         """The system's own sheet of a turno for the Verbale; None for a system without one."""

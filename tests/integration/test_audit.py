@@ -135,3 +135,35 @@ def test_caf_names_its_games_as_the_club_writes_them():
     ]
     assert system.game_names_translated is False
     assert get_system("skat-isko").game_names_translated is True
+
+
+@pytest.mark.django_db
+def test_a_caf_result_in_the_trail_shows_the_count_its_deal_then_recorded():
+    """A C.A.F. result's line names the player, the count and the points: the count read from
+    the deal's record as it stood when the result was written (the version of the deal saved
+    just before it), so a correction shows the new counts and the undo the last ones."""
+    season = api.season_create(name="2026-27", ruleset="caf", current=False)
+    for name in PLAYERS:
+        api.member_enroll(season=season, player=name)
+    record = simulate_turno(caf(), PLAYERS, random.Random(9), first_dealer="Anna")
+    turno = api.turno_start(
+        season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
+    )
+    deals = turno_to_input(record)["smazzate"][:3]
+    for deal in deals:
+        api.smazzata_record(turno=turno, record=deal)
+    # the second deal corrected: Anna took 2 (not 1), Dario 1 (not 2)
+    assert deals[1]["result"] == {"Anna": 1, "Bruno": 0, "Carla": 1, "Dario": 2}
+    fixed = {**deals[1], "result": {**deals[1]["result"], "Anna": 2, "Dario": 1}}
+    api.smazzata_correct(turno=turno, number=2, record=fixed)
+    api.smazzata_undo(turno=turno)
+    lines = [(e.what, e.action, e.detail) for e in turno_history(turno) if "risultato" in e.action]
+    # NJ: -3 a jack; NJK: -3 a jack or king (Bruno took all four, -12)
+    assert sorted(lines) == [
+        ("smazzata 2", "modifica risultato", "Anna: 2 (-6)"),
+        ("smazzata 2", "modifica risultato", "Dario: 1 (-3)"),
+        ("smazzata 3", "eliminazione risultato", "Anna: 3 (-9)"),
+        ("smazzata 3", "eliminazione risultato", "Bruno: 4 (-12)"),
+        ("smazzata 3", "eliminazione risultato", "Carla: 0 (+0)"),
+        ("smazzata 3", "eliminazione risultato", "Dario: 1 (-3)"),
+    ]

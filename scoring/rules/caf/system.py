@@ -68,6 +68,7 @@ class CafSystem(BaseSystem):
     }
     game_names_translated = False
     deal_chosen_by = gettext_noop("%(game)s, chiamante %(caller)s")
+    deal_counts = "result"  # each player's count, by seat (SPEC §10), shown in the audit trail
 
     @staticmethod
     def count_check(rules: RuleSet, step: Mapping[str, Any], seats: int) -> dict[str, Any]:
