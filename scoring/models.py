@@ -477,7 +477,8 @@ class Smazzata(models.Model):
 
 
 class Result(models.Model):
-    """A player's recorded count in a smazzata, and the points the engine gave it."""
+    """The points the engine gave a player in a smazzata (what the player did is the smazzata's
+    record: C.A.F.'s counts, the other games' declarations and penalties)."""
 
     smazzata = models.ForeignKey(
         Smazzata, on_delete=models.CASCADE, related_name="results", verbose_name=_("smazzata")
@@ -485,7 +486,6 @@ class Result(models.Model):
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("giocatore")
     )
-    count = models.PositiveSmallIntegerField(_("conteggio"), null=True, blank=True)  # C.A.F. only
     points = models.SmallIntegerField(_("punti"))
     history = HistoricalRecords()
 
@@ -494,11 +494,10 @@ class Result(models.Model):
         verbose_name_plural = _("risultati")
         constraints = [
             models.UniqueConstraint(fields=["smazzata", "player"], name="result_unique_player"),
-            models.CheckConstraint(condition=Q(count__lte=52), name="result_count_range"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.smazzata} · {self.player}: {self.count} ({self.points:+d})"
+        return f"{self.smazzata} · {self.player}: {self.points:+d}"
 
 
 class Penalita(UserTexts, models.Model):

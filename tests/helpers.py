@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from scoring.models import Season, Turno
+from scoring.models import Result, Season, Smazzata, Turno
 from scoring.rules.caf import SmazzataRecord, TurnoRecord, caf
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.turni import smazzata_record, turno_close, turno_start
@@ -121,3 +121,15 @@ def bruno_closes() -> dict[str, Any]:
         "close": "NORMALE",
         "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
     }
+
+
+def deal_counts(smazzata: Smazzata) -> dict[str, int]:
+    """A stored C.A.F. deal's counts by player name: its record keeps them by seat."""
+    names = {s.position: s.player.name for s in smazzata.turno.seats.select_related("player")}
+    return {names[int(seat)]: count for seat, count in smazzata.record["result"].items()}
+
+
+def took(smazzata: Smazzata, count: int) -> Result:
+    """The result of the one player whose count in a stored C.A.F. deal is ``count``."""
+    (name,) = [p for p, c in deal_counts(smazzata).items() if c == count]
+    return smazzata.results.get(player__name=name)

@@ -19,6 +19,7 @@ import datetime as dt
 import decimal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 from django.apps import apps
@@ -26,6 +27,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.core.management.color import no_style
+from django.core.validators import MaxValueValidator
 from django.db import DatabaseError, connection, models, transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.utils.dateparse import parse_date, parse_datetime
@@ -253,7 +255,8 @@ def _keys_in(tables: list[_Table]) -> None:
 
 def _records_from_counts(tables: list[_Table]) -> None:
     """The smazzate of a backup written before King C.A.F.'s deals kept their record (an empty
-    record, each player's count on their ``Result`` row) get it, as migration 0019 writes it:
+    record, each player's count on their ``Result`` row, a column gone since 0021: LEGACY_COLUMNS)
+    get it, as migration 0019 writes it:
     ``{"game", "caller", "trump"?, "result": {seat: count}}``, players by seat; and their past
     versions in the audit history, as 0020 writes them (:func:`history_records`)."""
     by_label = {t.model._meta.label_lower: t for t in tables}
@@ -271,11 +274,13 @@ def _records_from_counts(tables: list[_Table]) -> None:
         columns = [f.name for f in t.fields]
         return [columns.index(n) for n in names]
 
-    r_smazzata, r_player, r_count = at(results, "smazzata", "player", "count")
+    if "count" not in results.legacy:  # a backup of this release: its records are all there
+        return
+    r_smazzata, r_player = at(results, "smazzata", "player")
     counts: dict[Any, list[tuple[Any, int]]] = {}
-    for r in results.rows:
-        if r[r_count] is not None:
-            counts.setdefault(r[r_smazzata], []).append((r[r_player], r[r_count]))
+    for r, count in zip(results.rows, results.legacy["count"], strict=True):
+        if count is not None:
+            counts.setdefault(r[r_smazzata], []).append((r[r_player], count))
     if not counts:
         return
     s_turno, s_player, s_position = at(seats, "turno", "player", "position")
@@ -286,13 +291,16 @@ def _records_from_counts(tables: list[_Table]) -> None:
     # that could read as a seat
     p_pk, p_name = players.fields.index(Player._meta.pk), at(players, "name")[0]
     name = {r[p_pk]: r[p_name] for r in players.rows}
-    if past is not None and past_results is not None:
+    if past is not None and past_results is not None and "count" in past_results.legacy:
         columns = ("history_id", "id", "turno", "history_date", "game", "caller", "trump")
         v_at, (v_record,) = at(past, *columns), at(past, "record")
-        r_at = at(past_results, "smazzata", "player", "count", "history_date", "history_id")
+        r_at = at(past_results, "smazzata", "player", "history_date", "history_id")
         filled = history_records(
             [tuple(r[k] for k in v_at) for r in past.rows if not r[v_record]],
-            [tuple(r[k] for k in r_at) for r in past_results.rows],
+            [
+                (r[r_at[0]], r[r_at[1]], count, r[r_at[2]], r[r_at[3]])
+                for r, count in zip(past_results.rows, past_results.legacy["count"], strict=True)
+            ],
             lambda turno, player: position.get((turno, player), name.get(player)),
         )
         for r in past.rows:
@@ -458,6 +466,23 @@ class _Table:
     model: type[models.Model]
     fields: list[models.Field]
     rows: list[list[Any]]
+    # the values of a previous release's columns this release no longer has (LEGACY_COLUMNS),
+    # by column, one per row: read to fill what replaced them, never inserted
+    legacy: dict[str, list[Any]] = dataclass_field(default_factory=dict)
+
+
+def _legacy_count() -> models.Field:
+    count = models.PositiveSmallIntegerField(null=True, validators=[MaxValueValidator(52)])
+    count.set_attributes_from_name("count")
+    return count
+
+
+# A backup of the release before migration 0021 has each C.A.F. player's count on their Result
+# row (and on its past versions): it fills the records of a backup written before 0019.
+LEGACY_COLUMNS: dict[str, dict[str, models.Field]] = {
+    "scoring.result": {"count": _legacy_count()},
+    "scoring.historicalresult": {"count": _legacy_count()},
+}
 
 
 def _parse_users(data: Any, problems: _Problems) -> list[dict[str, Any]]:
@@ -507,11 +532,12 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
             problems.add("BACKUP_TABLE", f"{label}: servono 'columns' e 'rows'", field=label)
             continue
         by_name = {f.name: f for f in _columns(model)}
+        legacy = LEGACY_COLUMNS.get(label, {})
         columns = raw.get("columns")
         if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
             problems.add("BACKUP_TABLE", f"{label}.columns: deve elencare le colonne", field=label)
             continue
-        wrong = [c for c in columns if c not in by_name] + (
+        wrong = [c for c in columns if c not in by_name and c not in legacy] + (
             ["(ripetute)"] if len(set(columns)) != len(columns) else []
         )
         if wrong or model._meta.pk.name not in columns:
@@ -521,9 +547,11 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
                 field=label,
             )
             continue
-        fields = [by_name[c] for c in columns]
+        fields = [by_name[c] if c in by_name else legacy[c] for c in columns]
+        kept = [k for k, c in enumerate(columns) if c in by_name]
+        old = {c: k for k, c in enumerate(columns) if c not in by_name}
         missing = [f for f in _columns(model) if f.name not in columns]
-        rows = []
+        rows, past = [], {c: [] for c in old}
         for i, row in enumerate(raw["rows"]):
             if not isinstance(row, list) or len(row) != len(columns):
                 problems.add(
@@ -545,9 +573,10 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
                         f"{label}.{f.name}",
                     )
                 values.append(value)
-            values.extend(f.get_default() for f in missing)
-            rows.append(values)
-        tables.append(_Table(model, fields + missing, rows))
+            for c, k in old.items():
+                past[c].append(values[k])
+            rows.append([values[k] for k in kept] + [f.get_default() for f in missing])
+        tables.append(_Table(model, [fields[k] for k in kept] + missing, rows, past))
     return tables
 
 

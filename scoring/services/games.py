@@ -91,7 +91,7 @@ def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> 
         sm.dealer = seats[scored["dealer"]].player
         changed.append(sm)
         results += [
-            Result(smazzata=sm, player=seats[name].player, count=None, points=points)
+            Result(smazzata=sm, player=seats[name].player, points=points)
             for name, points in scored["points"].items()
         ]
     Smazzata.objects.bulk_update(changed, ["game", "caller", "dealer"])
@@ -137,7 +137,7 @@ def game_smazzata_record(
     except IntegrityError:
         raise recorded_meanwhile(expected) from None
     Result.objects.bulk_create(
-        Result(smazzata=smazzata, player=seats[name].player, count=None, points=points)
+        Result(smazzata=smazzata, player=seats[name].player, points=points)
         for name, points in scored["points"].items()
     )
     history_created(Result.objects.filter(smazzata=smazzata), user=user)
@@ -649,9 +649,9 @@ def game_season_import(
     smazzata_ids = pks_by(Smazzata.objects.filter(turno_id__in=turno_ids), "turno_id", "number")
     insert_rows(
         Result,
-        ["smazzata", "player", "count", "points"],
+        ["smazzata", "player", "points"],
         (
-            (smazzata_ids[(turno.pk, mine["number"])], players[p], None, points)
+            (smazzata_ids[(turno.pk, mine["number"])], players[p], points)
             for turno, (_, running, _) in zip(rows, scored, strict=True)
             for mine in running["smazzate"]
             for p, points in mine["points"].items()

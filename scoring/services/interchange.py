@@ -397,9 +397,9 @@ class _Written:
         smazzata_ids = pks_by(Smazzata.objects.filter(turno_id__in=turno_ids), "turno_id", "number")
         insert_rows(
             Result,
-            ["smazzata", "player", "count", "points"],
+            ["smazzata", "player", "points"],
             (
-                (smazzata_ids[(turno.pk, sm.number)], players[name], sm.result[name], pts)
+                (smazzata_ids[(turno.pk, sm.number)], players[name], pts)
                 for turno, (_, score, _, _) in zip(turni, chunk, strict=True)
                 for sm in score.smazzate
                 for name, pts in sm.points.items()

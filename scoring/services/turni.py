@@ -249,7 +249,7 @@ def smazzata_record(
     except IntegrityError:
         raise recorded_meanwhile(expected) from None
     results = Result.objects.bulk_create(
-        Result(smazzata=smazzata, player=seats[name].player, count=sm.result[name], points=p)
+        Result(smazzata=smazzata, player=seats[name].player, points=p)
         for name, p in pts.points.items()
     )
     history_created(Result.objects.filter(smazzata=smazzata), user=user)
@@ -362,17 +362,14 @@ def smazzata_correct(
         if n == k:
             values["recorded_by_id"] = recorder.pk if recorder is not None else None
         changed = [f for f, v in values.items() if getattr(row, f) != v]
-        recounted = any(
-            (r.count, r.points) != (sm.result[r.player.name], pts.points[r.player.name])
-            for r in row.results.all()
-        )
+        recounted = any(r.points != pts.points[r.player.name] for r in row.results.all())
         if changed or recounted:  # recorded_at dates the correction (the scoreboard's version)
             for f in changed:
                 setattr(row, f, values[f])
             row.save(update_fields=[*changed, "recorded_at"])
         for result in row.results.all():
             name = result.player.name
-            new = {"count": sm.result[name], "points": pts.points[name]}
+            new = {"points": pts.points[name]}
             diff = [f for f, v in new.items() if getattr(result, f) != v]
             if diff:
                 for f in diff:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoring.models import Enrollment, Player, Season
 from tests.conftest import kept_for_the_scope
-from tests.helpers import every_model_world
+from tests.helpers import every_model_world, took
 
 pytestmark = pytest.mark.django_db
 
@@ -140,7 +140,7 @@ def test_season_rules_locked_in_the_admin_unless_recomputed(client, admin_user, 
     nqs = Smazzata.objects.filter(turno__season=season, game="NQS")
     assert nqs.count() >= 2
     for sm in nqs:
-        taker = sm.results.get(count=1)
+        taker = took(sm, 1)
         assert taker.points == (-12 if sm.scazzata and taker.player_id == sm.caller_id else -10)
 
 

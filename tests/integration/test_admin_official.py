@@ -348,7 +348,7 @@ FACTS = {"Turno", "Seat", "Smazzata", "Result", "Penalita", "Sanction", "TurnoEv
 
 
 def _facts(dump: list[Any]) -> list[Any]:
-    keep = {"player_id", "turno_id", "smazzata_id", "count", "points", "record", "reason", "kind"}
+    keep = {"player_id", "turno_id", "smazzata_id", "points", "record", "reason", "kind"}
     out = []
     for name, rows in dump[1:]:
         if name in FACTS:
@@ -442,7 +442,7 @@ def _post(client: Client, url: str, data: dict[str, Any]) -> int:
 
 def test_the_attacks_of_the_issue_are_refused(world, admin_client):
     closed = world["closed"]
-    result = Result.objects.filter(smazzata__turno=closed, count=0).first()
+    result = Result.objects.filter(smazzata__turno=closed).first()
     url = reverse("admin:scoring_result_change", args=[result.pk])
     assert (
         _post(
@@ -451,8 +451,7 @@ def test_the_attacks_of_the_issue_are_refused(world, admin_client):
             {
                 "smazzata": result.smazzata_id,
                 "player": result.player_id,
-                "count": 13,
-                "points": result.points,
+                "points": result.points - 13,
             },
         )
         == 403
@@ -473,7 +472,7 @@ def test_the_attacks_of_the_issue_are_refused(world, admin_client):
     # the seat's player through the turno's inline
     url = reverse("admin:scoring_turno_change", args=[closed.pk])
     html = admin_client.get(url).content.decode()
-    assert 'name="seats-0-player"' not in html and 'name="results-0-count"' not in html
+    assert 'name="seats-0-player"' not in html and 'name="results-0-points"' not in html
     assert reverse("scoring:turno_live", args=[closed.pk]) in html  # changes: the live screen
     data = {
         "seats-TOTAL_FORMS": 1,

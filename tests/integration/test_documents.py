@@ -118,7 +118,7 @@ def check_verbale_pdf(turno: Turno, content: bytes) -> None:
         for name in names:
             stored = results[name]
             assert stored.points == scored.points[name]  # stored = engine
-            parts.append(str(stored.count))
+            parts.append(str(scored.result[name]))  # the count recorded
             if sm.scazzata and name == sm.caller.name:
                 parts.append("S")
             if sm.cappotto_id and name == sm.cappotto.name:
@@ -229,7 +229,10 @@ def check_verbale_xlsx(turno: Turno, content: bytes) -> None:
         if sm.trump:
             assert ws.cell(r, 3).value == f"{SUIT_SYMBOLS[sm.trump]} {sm.trump}"
         for res in sm.results.all():
-            assert ws.cell(r, cols[res.player.name]).value == res.count
+            assert (
+                ws.cell(r, cols[res.player.name]).value
+                == score.smazzate[offset].result[res.player.name]
+            )
             assert ws.cell(r, cols[res.player.name] + 1).value == res.points
     pen_row = find_row(ws, "Penalità")
     assert pen_row == first + len(smazzate)

@@ -19,6 +19,7 @@ from scoring.rules.caf.simulator import simulate_turno
 from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.turni import smazzata_correct, smazzata_record, turno_close, turno_start
+from tests.helpers import deal_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -199,8 +200,7 @@ def test_correct_view_opens_and_saves_any_smazzata(segretario_client, season):
     data |= {f"count_{i}": counts[p] for i, p in enumerate(PLAYERS)}
     r = segretario_client.post(_url("turno_correct", turno), data, **HTMX)
     assert r.status_code == 200 and "Smazzata 2 corretta." in r.content.decode()
-    stored = Smazzata.objects.get(turno=turno, number=2).results.select_related("player")
-    assert {x.player.name: x.count for x in stored} == counts
+    assert deal_counts(Smazzata.objects.get(turno=turno, number=2)) == counts
     # a correction that breaks smazzata 4: reported by number, nothing saved
     fourth = record.smazzate[3]
     data = {"number": 2, "caller": second.caller, "game": fourth.game, "trump": ""}

@@ -1,7 +1,8 @@
-"""Migrations 0014-0015: a club's database written before the upgrade (the five games' records
-and C.A.F.'s states after each giornata naming players by name) moves to records by seat and
-states by player with every standing, Verbale number and closing time as it was, and
-``check_ledger`` finds nothing; backwards, they name the players again."""
+"""Migrations 0014-0021: a club's database written before the upgrade (the five games' records
+and C.A.F.'s states after each giornata naming players by name, C.A.F.'s counts on its results)
+moves to records by seat, states by player and C.A.F.'s counts in its records, with every
+standing, Verbale number and closing time as it was, and ``check_ledger`` finds nothing;
+backwards, they name the players again and C.A.F.'s results get their counts back."""
 
 from __future__ import annotations
 
@@ -75,9 +76,8 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
         )
         for code, size in GAMES.items()
     }  # fmt: skip
-    seasons["caf"] = season_import(
-        data=simulated_season(name="caf", players=CAF, giornate=3, attendance=1.0)
-    )
+    caf_data = simulated_season(name="caf", players=CAF, giornate=3, attendance=1.0)
+    seasons["caf"] = season_import(data=caf_data)
     stored = dict(Smazzata.objects.values_list("pk", "record"))
     states = dict(Giornata.objects.values_list("pk", "state_after"))
     pks = {name: str(pk) for name, pk in Player.objects.values_list("name", "pk")}
@@ -92,8 +92,34 @@ def test_records_by_name_become_records_by_seat_with_the_same_ledger():
     assert any(r != stored[pk] for pk, r in by_name.items())
     history = dict(Smazzata.history.values_list("history_id", "record"))
     before = ledger()
+    # C.A.F.'s counts as the import file gives them, by (smazzata, player); the five games none
+    deal = {
+        (t.giornata.date.isoformat(), t.number, sm): pk
+        for pk, t, sm in (
+            (sm.pk, sm.turno, sm.number)
+            for sm in Smazzata.objects.filter(turno__season=seasons["caf"]).select_related(
+                "turno__giornata"
+            )
+        )
+    }
+    caf_counts = {
+        (deal[(t["date"], t["number"], k)], int(pks[name])): count
+        for t in caf_data["turni"]
+        for k, sm in enumerate(t["smazzate"], start=1)
+        for name, count in sm["result"].items()
+    }
     try:
         migrate(BEFORE)
+        # 0021 backwards: every result (and its one past version, as imported) has its count
+        # again, C.A.F.'s from its record, the five games' none
+        for table in ("scoring_result", "scoring_historicalresult"):
+            with connection.cursor() as cursor:
+                cursor.execute(f"SELECT smazzata_id, player_id, count FROM {table}")
+                found = cursor.fetchall()
+            assert {(sm, p): c for sm, p, c in found if (sm, p) in caf_counts} == caf_counts
+            assert len(found) > len(caf_counts)
+            assert {c for sm, p, c in found if (sm, p) not in caf_counts} == {None}
+            assert len({(sm, p) for sm, p, _ in found}) == len(found)  # one version each
         # as the main of then kept them: the records the services were given, by name; none
         # for C.A.F. (its counts were the Result rows until 0019)
         caf = set(

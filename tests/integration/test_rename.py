@@ -36,7 +36,7 @@ from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import season_create, season_recompute, seasons_of_player_bump
 from scoring.services.turni import smazzata_correct, turno_close, turno_reopen
-from tests.helpers import play_turno
+from tests.helpers import deal_counts, play_turno
 
 pytestmark = pytest.mark.django_db
 NEW = "Zeno Rossi"
@@ -86,7 +86,7 @@ def figures(season) -> tuple[list, list, list, list]:
         list(
             Result.objects.filter(smazzata__turno__season=season)
             .order_by("smazzata_id", "player_id")
-            .values_list("smazzata_id", "player_id", "count", "points")
+            .values_list("smazzata_id", "player_id", "points")
         ),
         list(
             Turno.objects.filter(season=season).order_by("pk").values_list(
@@ -151,7 +151,7 @@ def test_a_corrected_name_changes_no_score_in_caf(client, make_season):
     rename(Player.objects.get(name="Bruno"), NEW)
     turno_reopen(turno=turno, reason="nome corretto")
     sm = Smazzata.objects.get(turno=turno, number=1)
-    counts = {r.player.name: r.count for r in sm.results.select_related("player")}
+    counts = deal_counts(sm)
     assert NEW in counts
     smazzata_correct(
         turno=turno, number=1, game=sm.game, caller=sm.caller.name, counts=counts,

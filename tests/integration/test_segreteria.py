@@ -19,6 +19,7 @@ from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import penalita_add, smazzata_record, turno_start
+from tests.helpers import deal_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -369,7 +370,7 @@ def test_correct_the_last_smazzata(segretario_client, season):
     r = segretario_client.post(_url("turno_correct", turno), data)
     assert r.status_code == 302
     sm = Smazzata.objects.get()
-    assert {r.player.name: r.count for r in sm.results.all()} == counts
+    assert deal_counts(sm) == counts
     # the htmx refresh of a correction keeps the correction's choices
     url = _url("turno_smazzata_form", turno)
     html = segretario_client.get(url, {"correggi": "1", "caller": "Bruno"}, **HTMX).content
@@ -379,7 +380,7 @@ def test_correct_the_last_smazzata(segretario_client, season):
     r = segretario_client.post(_url("turno_correct", turno), data | {"count_0": 9})
     assert r.status_code == 422
     assert "Correggi la smazzata 1" in r.content.decode()
-    assert {r.player.name: r.count for r in Smazzata.objects.get().results.all()} == counts
+    assert deal_counts(Smazzata.objects.get()) == counts
 
 
 def test_penalita_add_and_remove_change_the_totals(segretario_client, season):

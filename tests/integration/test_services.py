@@ -38,6 +38,7 @@ from scoring.services.turni import (
     turno_start,
 )
 from tests.helpers import play_turno as _play
+from tests.helpers import took
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 pytestmark = pytest.mark.django_db
@@ -250,7 +251,7 @@ def test_rules_locked_after_first_close_unless_recomputed():
     assert exc.value.problems[0].code == "RULESET_LOCKED"
     season_rules_update(season=season, rules=rules, recompute=True, reason="torna a -8")
     nqs = Smazzata.objects.get(turno=turno, game="NQS")
-    taker = nqs.results.get(count=1)
+    taker = took(nqs, 1)
     assert taker.points in (-8, -12)  # -12 when the voluntary caller took it (scazzata)
 
 

@@ -24,7 +24,7 @@ from scoring.services.turni import (
     smazzata_record,
     turno_start,
 )
-from tests.helpers import play_turno
+from tests.helpers import deal_counts, play_turno
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -164,12 +164,7 @@ def test_correcting_the_first_smazzata_rescores_it_and_moves_the_next_dealer(seg
         ),
         (3, "NQS", "Dario", "Carla", True, None, {"Anna": 0, "Bruno": 0, "Carla": 0, "Dario": -12}),
     ]
-    counts = dict(
-        Result.objects.filter(smazzata__turno=turno, smazzata__number=1).values_list(
-            "player__name", "count"
-        )
-    )
-    assert counts == dict.fromkeys(PLAYERS, 1)
+    assert deal_counts(Smazzata.objects.get(turno=turno, number=1)) == dict.fromkeys(PLAYERS, 1)
     # running totals: Anna -3, Bruno -3-3, Carla -3-6, Dario -3-3-12
     assert _totals(turno) == {
         "Anna": (-3, 0),
