@@ -51,73 +51,97 @@ def pytest_collection_modifyitems(config, items):
 
 # -- the order of the modules on parallel workers -----------------------------------------------
 # `make test` runs `--dist loadscope --no-loadscope-reorder`: every module goes whole to one
-# worker, in the order the workers collected them, each worker taking the next module as it
-# finishes one. Longest first (the longest-processing-time rule) leaves only short modules for
-# the end, so the workers finish together; xdist's own reorder (most tests first) sent the
-# one-test benchmark smoke runs last, and one worker ran them alone for minutes.
-# Seconds per module, the longest ones (one run of 2026-11-26 at load 12, each module's time
-# over ten, about a quiet machine's; docs/testing.md says how); the others estimated by folder.
+# worker (each class of a module is a scope of its own and may go to another), in the order the
+# workers collected them, each worker taking the next scope as it finishes one. Longest first
+# (the longest-processing-time rule) leaves only short scopes for the end, so the workers finish
+# together; xdist's own reorder (most tests first) sent the one-test benchmark smoke runs last,
+# and one worker ran them alone for minutes.
+# Seconds per scope (a module, or a class: ``module::Class``), the longest ones, on one scale:
+# the scope's CPU seconds in the suite times 0.35, the ratio of the axe audit's 68 s in a quiet
+# run of the suite to its CPU measured at load (docs/testing.md says how to refresh them). The
+# browser modules: issue 27's fourth pass (process tree, less start-up, migrations and
+# Chromium's start); the axe audit in two halves since the fifth, each a class, each with the
+# club's build or the wait for it. The integration modules: the fifth pass (2026-11-28, all of
+# tests/integration in one process at load 5: 704 s of CPU over 1,488 s of wall, each module's
+# wall times 0.47 for its CPU). The property modules, the benchmarks' smoke runs and the
+# settings: the third pass.
 MODULE_SECONDS: dict[str, float] = {
-    # the documents, the hostile forms, the admin, the settings and the benchmarks' smoke runs:
-    # scaled by their CPU in the suite (alone, less start-up and migrations) before and after
-    # issue 27's third pass (docs/testing.md). The axe audit (one module since the fourth pass,
-    # both sizes), the ledger walk and the browser modules of the fourth pass: their CPU in the
-    # suite at load 8-10 (process tree, less start-up, migrations and Chromium's start) times
-    # 0.35, the ratio of the two axe modules' 68 s in a quiet run of the suite to their CPU so
-    # measured; the scoreboard's remaining waits for the TV added
-    "tests/e2e/test_accessibility.py": 46,
-    "tests/integration/test_documents.py": 22,
+    "tests/e2e/test_accessibility.py::TestTheClubCafAndTheItalianKings": 27,
+    "tests/e2e/test_accessibility.py::TestLeKingSkatRaminoSegreteriaAdmin": 25,
+    "tests/integration/test_documents.py": 25,
+    "tests/integration/test_history.py": 22,
+    "tests/integration/test_every_game_formats.py": 20,
+    "tests/integration/test_english_pages.py": 31,
     "tests/e2e/test_segretario.py": 20,
     "tests/property/test_hostile_records.py": 18,
     "tests/property/test_hostile_forms.py": 17,
-    "tests/integration/test_backup.py": 15,
-    "tests/integration/test_permissions.py": 15,
-    "tests/integration/test_admin_official.py": 14,
-    "tests/integration/test_stored_documents.py": 13,
-    "tests/integration/test_admin.py": 13,
-    "tests/integration/test_history.py": 12,
+    "tests/integration/test_confirmations.py": 14,
     "tests/property/test_ledger_walks.py": 12,
     "tests/e2e/test_games.py": 11,
     "tests/property/test_api_walks.py": 10,
-    "tests/integration/test_demo.py": 10,
     "tests/unit/test_benchmarks_documents_smoke.py": 9,
     "tests/e2e/test_live_screen.py": 9,
-    "tests/integration/test_ledger.py": 9,
-    "tests/integration/test_rename.py": 9,
     "tests/property/test_generic_ledger.py": 9,
     "tests/e2e/test_live_every_game.py": 9,
-    "tests/integration/test_news.py": 8,
     "tests/e2e/test_scoreboard.py": 8,
-    "tests/integration/test_every_game_formats.py": 8,
+    "tests/integration/test_permissions.py": 8,
+    "tests/integration/test_stored_documents.py": 8,
+    "tests/integration/test_command_languages.py": 8,
+    "tests/integration/test_backup.py": 8,
+    "tests/integration/test_demo.py": 7,
     "tests/unit/test_benchmarks_smoke.py": 7,
-    "tests/integration/test_confirmations.py": 7,
-    "tests/integration/test_public.py": 7,
-    "tests/integration/test_live_board.py": 6,
+    "tests/integration/test_document_frame.py": 7,
+    "tests/integration/test_admin_official.py": 6,
+    "tests/integration/test_admin.py": 5.5,
+    "tests/integration/test_news.py": 5.5,
     "tests/e2e/test_albo.py": 5,
+    "tests/integration/test_public.py": 5,
+    "tests/integration/test_deal_number.py": 4.7,
+    "tests/integration/test_rename.py": 4.1,
+    "tests/integration/test_games_scale.py": 3.9,
+    "tests/integration/test_ledger.py": 3.8,
+    "tests/integration/test_pages_speed.py": 3.6,
+    "tests/integration/test_every_game_forms.py": 3.5,
+    "tests/integration/test_live_board.py": 3.5,
+    "tests/integration/test_segreteria.py": 3.3,
     "tests/unit/test_settings.py": 3,
 }
 SECONDS_PER_TEST = {"e2e": 4.0, "property": 1.0, "integration": 0.25, "unit": 0.05, "rules": 0.01}
 
 
+def _scope(nodeid: str) -> str:
+    """What ``--dist loadscope`` sends to one worker whole: a class of a module, or the rest of
+    the module (xdist's own split of a test's id)."""
+    return nodeid.rsplit("::", 1)[0]
+
+
 def longest_first(items: list) -> list:
-    """The items with their modules longest first; within a module, and among modules of the
-    same estimate, pytest-randomly's order (a stable sort of its shuffle)."""
-    counts: dict[str, int] = {}
+    """The items with their scopes (``_scope``) longest first; within a scope, and among scopes
+    of the same estimate, pytest-randomly's order (a stable sort of its shuffle). A scope's
+    seconds: its own entry in ``MODULE_SECONDS`` (a class: ``module::Class``), else its share of
+    its module's entry by number of tests, else the folder's seconds per test."""
+    in_scope: dict[str, int] = {}
+    in_module: dict[str, int] = {}
     first: dict[str, int] = {}
     for i, item in enumerate(items):
-        module = item.nodeid.split("::", 1)[0]
-        counts[module] = counts.get(module, 0) + 1
-        first.setdefault(module, i)
+        scope = _scope(item.nodeid)
+        module = scope.split("::", 1)[0]
+        in_scope[scope] = in_scope.get(scope, 0) + 1
+        in_module[module] = in_module.get(module, 0) + 1
+        first.setdefault(scope, i)
 
-    def seconds(module: str) -> float:
+    def seconds(scope: str) -> float:
+        module = scope.split("::", 1)[0]
+        if scope != module and scope in MODULE_SECONDS:
+            return MODULE_SECONDS[scope]
         if module in MODULE_SECONDS:
-            return MODULE_SECONDS[module]
+            return MODULE_SECONDS[module] * in_scope[scope] / in_module[module]
         folder = module.split("/")[1] if module.count("/") >= 2 else ""
-        return counts[module] * SECONDS_PER_TEST.get(folder, 0.1)
+        return in_scope[scope] * SECONDS_PER_TEST.get(folder, 0.1)
 
     def key(item) -> tuple[float, int]:
-        module = item.nodeid.split("::", 1)[0]
-        return -seconds(module), first[module]
+        scope = _scope(item.nodeid)
+        return -seconds(scope), first[scope]
 
     return sorted(items, key=key)
 

@@ -40,4 +40,42 @@ def test_the_longest_first_table_names_modules_that_exist():
     from tests.conftest import MODULE_SECONDS
 
     root = Path(__file__).resolve().parents[2]
-    assert [m for m in MODULE_SECONDS if not (root / m).is_file()] == []
+    assert [m for m in MODULE_SECONDS if not (root / m.split("::")[0]).is_file()] == []
+    # a class's own entry (a scope of `--dist loadscope`) names a class of its module
+    classes = [key.split("::") for key in MODULE_SECONDS if "::" in key]
+    assert [
+        (module, name)
+        for module, name in classes
+        if f"\nclass {name}:" not in (root / module).read_text()
+    ] == []
+
+
+def test_longest_first_orders_the_scopes_loadscope_sends_to_one_worker(monkeypatch):
+    """A class is a scope of its own (it may go to another worker than the rest of its module):
+    its own entry, or its share of its module's by number of tests; the rest by folder. Equal
+    estimates keep the order they came in."""
+    from types import SimpleNamespace
+
+    import tests.conftest as suite
+
+    table = {"tests/e2e/test_a.py::TestBig": 40.0, "tests/integration/test_b.py": 30.0}
+    monkeypatch.setattr(suite, "MODULE_SECONDS", table)
+    ids = [
+        "tests/rules/test_r.py::test_one",  # 0.01
+        "tests/integration/test_b.py::TestHalf::test_1",  # 30 × 2/3 = 20
+        "tests/e2e/test_a.py::test_small",  # 4 (one e2e test)
+        "tests/integration/test_b.py::test_rest",  # 30 × 1/3 = 10
+        "tests/e2e/test_a.py::TestBig::test_x",  # 40
+        "tests/integration/test_b.py::TestHalf::test_2",
+        "tests/unit/test_u.py::test_one",  # 0.05
+    ]
+    ordered = suite.longest_first([SimpleNamespace(nodeid=i) for i in ids])
+    assert [item.nodeid for item in ordered] == [
+        "tests/e2e/test_a.py::TestBig::test_x",
+        "tests/integration/test_b.py::TestHalf::test_1",
+        "tests/integration/test_b.py::TestHalf::test_2",
+        "tests/integration/test_b.py::test_rest",
+        "tests/e2e/test_a.py::test_small",
+        "tests/unit/test_u.py::test_one",
+        "tests/rules/test_r.py::test_one",
+    ]
