@@ -79,3 +79,38 @@ def test_longest_first_orders_the_scopes_loadscope_sends_to_one_worker(monkeypat
         "tests/unit/test_u.py::test_one",
         "tests/rules/test_r.py::test_one",
     ]
+
+
+def test_a_ledger_check_is_skipped_only_on_rows_it_found_equal_to_their_replay(
+    make_season, monkeypatch
+):
+    """``_ledger_replays`` skips the check where the tables an earlier check read hold the rows
+    it found equal to their replay (``checked_before``): a row it reads changed, the check runs
+    again and finds it; put back, the state is the one checked; a row of a table it does not
+    read (a session) changes nothing."""
+    from django.contrib.sessions.models import Session
+    from django.db.models import F
+    from django.utils import timezone
+
+    import tests.conftest as suite
+    from scoring.models import Result
+
+    make_season(giornate=1)
+    monkeypatch.setattr(suite, "_CHECKED", {})
+    assert suite.checked_before() is False
+    found, read = suite.replayed_reading()
+    assert found == []
+    assert {"scoring_season", "scoring_turno", "scoring_result", "scoring_smazzata"} <= read
+    assert "django_session" not in read
+    suite._CHECKED.setdefault(read, set()).add(suite.rows_of(read))
+    assert suite.checked_before() is True
+
+    Session.objects.create(session_key="k" * 32, session_data="", expire_date=timezone.now())
+    assert suite.checked_before() is True
+    result = Result.objects.order_by("pk").first()
+    Result.objects.filter(pk=result.pk).update(points=F("points") + 1)
+    assert suite.checked_before() is False
+    found, _read = suite.replayed_reading()
+    assert len(found) >= 1
+    Result.objects.filter(pk=result.pk).update(points=F("points") - 1)
+    assert suite.checked_before() is True
