@@ -342,13 +342,17 @@ def counts_differences(*, season: Season) -> list[Difference]:
             score, turni_n, absences_n, titles = running.get(name, (Decimal(0), 0, 0, Counter()))
             running[name] = (score + lp, turni_n, absences_n + 1, titles)
         if g.totals is not None:
+            try:
+                stored = {
+                    state_names.get(int(pid), pid): (_dec(Decimal(s)), t, a, dict(w))
+                    for pid, (s, t, a, w) in g.totals.items()
+                }
+            except (AttributeError, TypeError, ValueError, ArithmeticError):
+                stored = g.totals  # not the shape the ledger writes (a hostile backup): as it is
             out.compare(
                 said(AT_GIORNATA, date=g.date.isoformat()),
                 "totali dopo",
-                {
-                    state_names.get(int(pid), pid): (_dec(Decimal(s)), t, a, dict(w))
-                    for pid, (s, t, a, w) in g.totals.items()
-                },
+                stored,
                 {name: (_dec(s), t, a, dict(w)) for name, (s, t, a, w) in running.items()},
             )
     stored_absences: dict[tuple[dt.date, str], Decimal | None] = {}
