@@ -287,18 +287,6 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user: Any = No
     the player goes down one more series when the turno closes. Only for the games that have
     it (C.A.F.); refused by the others."""
     turno = _turno_of(turno)
-    system = turno.season.system
-    if not system.takes_sanctions:
-        raise RuleViolation(
-            [
-                Problem.said(
-                    "SANCTION_NOT_IN_GAME",
-                    gettext_noop("%(game)s non prevede la retrocessione per contatore"),
-                    {"game": system.label},
-                    field="sanction",
-                )
-            ]
-        )
     season_lock_of_turno(turno)
     try:
         return ledger_of(turno.season).sanction_add(

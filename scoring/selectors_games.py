@@ -97,6 +97,11 @@ def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[
             {"player": p.player.name, "points": p.points, "article": p.article, "reason": p.reason}
             for p in sorted(turno.penalita.all(), key=lambda p: p.pk)
         ]
+    if system.takes_sanctions:  # read from the turno's sanctions (prefetched where loaded so)
+        record["sanctions"] = [
+            {"player": s.player.name, "kind": s.kind, "reason": s.reason}
+            for s in sorted(turno.sanctions.all(), key=lambda s: s.pk)
+        ]
     return record
 
 

@@ -8,16 +8,58 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from scoring import api
 from scoring.models import Result, Season, Smazzata, Turno
 from scoring.rules.caf import SmazzataRecord, TurnoRecord, caf
 from scoring.rules.caf.simulator import simulate_turno
-from scoring.services.turni import smazzata_record, turno_close, turno_start
+from scoring.services.turni import turno_close, turno_start
+
+
+def caf_deal(game: Any, caller: Any, counts: Any, trump: Any = None) -> dict[str, Any]:
+    """A C.A.F. deal as its record (``{"game", "caller", "trump"?, "result"}``, SPEC §10), from
+    the live screen's fields (no trump key without one)."""
+    return {
+        "game": game,
+        "caller": caller,
+        **({"trump": trump} if trump else {}),
+        "result": counts,
+    }
+
+
+def deal_record(
+    *,
+    turno: Turno | int,
+    game: Any,
+    caller: Any,
+    counts: Any,
+    trump: Any = None,
+    number: int | None = None,
+    user: Any = None,
+) -> Smazzata:
+    """Record a C.A.F. deal through :func:`scoring.api.smazzata_record`, given by its fields."""
+    record = caf_deal(game, caller, counts, trump)
+    return api.smazzata_record(turno=turno, record=record, number=number, user=user)
+
+
+def deal_correct(
+    *,
+    turno: Turno | int,
+    game: Any,
+    caller: Any,
+    counts: Any,
+    trump: Any = None,
+    number: int,
+    user: Any = None,
+) -> Smazzata:
+    """Correct C.A.F. deal ``number`` through :func:`scoring.api.smazzata_correct`."""
+    record = caf_deal(game, caller, counts, trump)
+    return api.smazzata_correct(turno=turno, number=number, record=record, user=user)
 
 
 def record_smazzate(turno: Turno | int, smazzate: Iterable[SmazzataRecord], first: int = 1) -> None:
-    """Record smazzate through the service, numbered from ``first``."""
+    """Record smazzate through :mod:`scoring.api`, numbered from ``first``."""
     for i, sm in enumerate(smazzate, start=first):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
 

@@ -289,6 +289,13 @@ class BaseSystem:
             return list(exc.problems)
         return []
 
+    def deal_record(self, record: Any) -> Any:
+        """A deal's record as the ledger keeps it, before the system checks it in its turno
+        (:meth:`LedgerSystem.check_smazzata`): a copy, as recorded. A system may write its
+        keys its own way, or refuse a record of the wrong shape (RuleViolation naming each
+        field)."""
+        return dict(record) if isinstance(record, Mapping) else record
+
     def preview(self, rules: Any, turno: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
         """The next deal as the form stands (only for a system with ``has_preview``)."""
         raise NotImplementedError(f"{self.label} has no preview")

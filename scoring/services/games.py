@@ -1,10 +1,10 @@
-"""Writes to a turno of a game system kept by the generic ledger (every system but C.A.F.).
+"""The close, the rescore, the replay and the import of a season kept by the records ledger (every
+system but C.A.F.); the writes of a turno's deals are every game's (:mod:`.deals`).
 
 The season's game system (:mod:`scoring.rules.systems`) checks and scores everything; this module
-stores what the segretario recorded (each smazzata's interchange record) and what the system
-computed from it (points per player per smazzata, running totals, places, the season standing),
-one transaction per function. On any problem nothing is written and :class:`RuleViolation` is
-raised, naming the smazzata and the player.
+stores what the system computed from the recorded deals (places, the system's figures, the
+season standing), one transaction per function. On any problem nothing is written and
+:class:`RuleViolation` is raised, naming the smazzata and the player.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -30,14 +30,15 @@ from scoring.models import (
     Turno,
     TurnoEvent,
 )
-from scoring.records import record_seats, seat_names
+from scoring.records import record_seats
 from scoring.rules.caf.interchange import MAX_TURNO_NUMBER
 from scoring.rules.calendar import Calendar
 from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said
 from scoring.rules.systems import get_system
-from scoring.rules.text import user_text
 from scoring.selectors_games import game_record, game_turni, takes_penalties
+from scoring.services import deals
 from scoring.services.bulk import ids_by_name, insert_rows
+from scoring.services.deals import penalty_texts, store_totals
 from scoring.services.differences import (
     AT_CLASSIFICA,
     AT_GIORNATA,
@@ -52,26 +53,15 @@ from scoring.services.season import FOLD, game_standing_refresh, season_create
 from scoring.services.turno_frame import (
     close_stamp,
     fail,
-    next_number,
-    penalita_delete,
-    penalty_points,
-    recorded_meanwhile,
     require_open,
     turno_lock,
-    turno_problem,
     turno_reopen,
-    undo_last,
     user_of,
 )
 
 
 def _lock(turno: Turno | int) -> Turno:
-    found = turno_lock(turno, game_turni)
-    if found.season.system.ledger != "records":  # a turno of C.A.F.'s counts ledger
-        raise turno_problem(
-            "TURNO_SYSTEM", gettext_noop("il turno %(turno)s non è di questo registro"), found
-        )
-    return found
+    return turno_lock(turno, game_turni)
 
 
 def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> None:
@@ -99,153 +89,15 @@ def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> 
     Result.objects.bulk_create(results)
     if changed:
         history_created(Result.objects.filter(smazzata__in=changed))
-    _store_totals(turno, running)
+    store_totals(turno, running)
 
 
-@transaction.atomic
-def game_smazzata_record(
-    *, turno: Turno | int, record: Mapping[str, Any], number: int | None = None, user: Any = None
-) -> Smazzata:
-    """Record the next smazzata of an open turno, checked and scored by the season's system.
-
-    ``number`` is the smazzata the segretario believes they are recording: if another segretario
-    recorded it first, nothing is written and the problem says so.
-    """
-    turno = _lock(turno)
-    require_open(turno)
-    system, rules = turno.season.system, turno.season.game_rules
-    head = game_record(turno)
-    expected = next_number(number, len(head["smazzate"]) + 1)
-    problems = system.check_smazzata(rules, head, record)
-    if problems:
-        raise RuleViolation(problems)
-    running = system.score_running(rules, {**head, "smazzate": [*head["smazzate"], dict(record)]})
-    scored = running["smazzate"][-1]
-    keys = system.smazzata_keys(scored)
-    seats = {s.player.name: s for s in turno.seats.all()}
-    try:
-        with transaction.atomic():
-            smazzata = Smazzata.objects.create(
-                turno=turno,
-                number=expected,
-                game=keys["game"],
-                caller=seats[keys["caller"]].player if keys.get("caller") else None,
-                dealer=seats[scored["dealer"]].player,
-                record=record_seats(system, record, seat_names(turno.seats.all())),
-                recorded_by=user_of(user),
-            )
-    except IntegrityError:
-        raise recorded_meanwhile(expected) from None
-    Result.objects.bulk_create(
-        Result(smazzata=smazzata, player=seats[name].player, points=points)
-        for name, points in scored["points"].items()
-    )
-    history_created(Result.objects.filter(smazzata=smazzata), user=user)
-    _store_totals(turno, running)
-    return smazzata
-
-
-@transaction.atomic
-def game_smazzata_undo(*, turno: Turno | int, number: int | None = None, user: Any = None) -> int:
-    """Delete the last smazzata of an open turno. Returns its number."""
-    done = undo_last(_lock(turno), number)
-    turno = _lock(turno)
-    _store_running(turno, turno.season.system.score_running(turno.season.game_rules,
-                                                            game_record(turno)))  # fmt: skip
-    return done
-
-
-@transaction.atomic
-def game_smazzata_correct(
-    *, turno: Turno | int, number: int, record: Mapping[str, Any], user: Any = None
-) -> Smazzata:
-    """Replace smazzata ``number`` of an open turno: every later smazzata is checked and scored
-    again; if one becomes illegal, nothing is saved and the problem names it."""
-    turno = _lock(turno)
-    require_open(turno)
-    system, rules = turno.season.system, turno.season.game_rules
-    full = game_record(turno)
-    if not 1 <= number <= len(full["smazzate"]):
-        raise fail("SMAZZATA_MISSING", f"la smazzata {number} non esiste", smazzata=number)
-    smazzate = list(full["smazzate"])
-    smazzate[number - 1] = dict(record)
-    problems = system.check_smazzata(rules, {**full, "smazzate": smazzate[: number - 1]}, record)
-    if problems:
-        raise RuleViolation(problems)
-    running = system.score_running(rules, {**full, "smazzate": smazzate})  # checks the later ones
-    sm = next(s for s in turno.smazzate.all() if s.number == number)
-    sm.record = record_seats(system, record, seat_names(turno.seats.all()))
-    sm.recorded_by = user_of(user)
-    sm.save()
-    _store_running(turno, running, since=number)
-    return sm
-
-
-def _penalty_texts(article: Any, reason: Any) -> tuple[str, str]:
-    """A penalità's article (required) and reason as typed texts are kept (:func:`user_text`)."""
-    article = user_text(
-        article,
-        field="article",
-        label="articolo",
-        max_length=20,
-        code="PENALITA_ARTICLE",
-        empty="serve l'articolo del regolamento",
-    )
-    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
-    return article, reason
-
-
-@transaction.atomic
-def game_penalita_add(
-    *,
-    turno: Turno | int,
-    player: str,
-    points: int,
-    article: str,
-    reason: str = "",
-    user: Any = None,
-) -> Penalita:
-    """A penalità on an open turno of a game that counts them; checked by the system."""
-    penalty_points(points)
-    turno = _lock(turno)
-    require_open(turno)
-    system, rules = turno.season.system, turno.season.game_rules
-    if not takes_penalties(system):
-        raise fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
-    article, reason = _penalty_texts(article, reason)
-    if points == 0:
-        raise fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
-    record = game_record(turno)
-    record["penalties"].append(
-        {"player": player, "points": points, "article": article, "reason": reason}
-    )
-    running = system.score_running(rules, record)  # the system checks the player and the points
-    seat = next(s for s in turno.seats.all() if s.player.name == player)
-    pen = Penalita.objects.create(
-        turno=turno,
-        player=seat.player,
-        points=points,
-        article=article,
-        reason=reason,
-        created_by=user_of(user),
-    )
-    _store_totals(turno, running)
-    return pen
-
-
-@transaction.atomic
-def game_penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
-    turno = _lock(penalita_delete(penalita, _lock))
-    system, rules = turno.season.system, turno.season.game_rules
-    _store_totals(turno, system.score_running(rules, game_record(turno)))
-
-
-def _store_totals(turno: Turno, running: Mapping[str, Any]) -> None:
-    seats = list(turno.seats.all())
-    for seat in seats:
-        seat.total = running["totals"].get(seat.player.name, 0)
-        seat.penalty_total = running.get("penalties", {}).get(seat.player.name, 0)
-    Seat.objects.bulk_update(seats, ["total", "penalty_total"])
+# the writes of an open turno's deals and penalità, one implementation for every game
+game_smazzata_record = deals.smazzata_record
+game_smazzata_undo = deals.smazzata_undo
+game_smazzata_correct = deals.smazzata_correct
+game_penalita_add = deals.penalita_add
+game_penalita_remove = deals.penalita_remove
 
 
 def _store_results(turno: Turno, scored: Mapping[str, Any], tiebreak: Sequence[str]) -> None:
@@ -540,7 +392,7 @@ def game_season_import(
         if takes_penalties(system):
             record["penalties"] = []
             for p in t.get("penalties") or []:
-                article, reason = _penalty_texts(p.get("article") or "—", p.get("reason") or "")
+                article, reason = penalty_texts(p.get("article") or "—", p.get("reason") or "")
                 record["penalties"].append(
                     {"player": p["player"], "points": p["points"], "article": article,
                      "reason": reason}

@@ -1,12 +1,14 @@
 """One recording path: each operation of the ledger is one call, the same for every game system.
 
-What differs between the games is *what the ledger keeps*, which each system declares as data
-(:attr:`scoring.rules.systems.BaseSystem.ledger`):
+Every game's deals, penalità and sanctions are written by one implementation
+(``services/deals.py``: each deal's interchange record, as recorded, beside the points and the
+columns its system gives). What still differs is how a season is closed and kept, which each
+system declares as data (:attr:`scoring.rules.systems.BaseSystem.ledger`):
 
-- ``"records"``: each deal's interchange record, as recorded, beside the points the system gave
-  (``services/games.py``); the season standing a fold of the closed seats by giornata;
-- ``"counts"``: a count row per player per deal (``services/turni.py``) and the season as a chain
-  of giornate (series, titles, absences: ``services/season.py``).
+- ``"records"``: the season standing a fold of the closed seats by giornata
+  (``services/games.py``);
+- ``"counts"``: the season as a chain of giornate (series, titles, absences: ``services/turni.py``
+  closes, ``services/season.py`` keeps it).
 
 :func:`ledger_of` picks the one :class:`Ledger` that keeps a season from that declaration, here
 and nowhere else: ``scoring/api.py``, the confirmations, ``check_ledger``, the backup, the
@@ -24,12 +26,9 @@ from scoring.models import (
     Absence,
     Enrollment,
     Giornata,
-    Penalita,
     PlayerFigures,
-    Sanction,
     Season,
     Seat,
-    Smazzata,
     Standing,
     Turno,
 )
@@ -41,10 +40,11 @@ from scoring.rules.caf.interchange import (
     turno_to_input,
     two,
 )
-from scoring.rules.problems import Problem, RuleViolation, gettext_noop
+from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import GameSystem
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_record, game_turni
+from scoring.services import deals as _deals
 from scoring.services import games as _games
 from scoring.services import turni as _turni
 from scoring.services import turno_frame
@@ -73,41 +73,15 @@ def turni_in_batches(
 class Ledger:
     """The operations of the ledger on one season's turni (see :func:`ledger_of`)."""
 
-    def smazzata_record(
-        self, *, turno: Turno, record: Mapping[str, Any], number: int | None, user: Any
-    ) -> Smazzata:
-        """Record the next deal of an open turno."""
-        raise NotImplementedError
-
-    def smazzata_correct(
-        self, *, turno: Turno, number: int, record: Mapping[str, Any], user: Any
-    ) -> Smazzata:
-        """Replace deal ``number`` of an open turno (every later one checked and scored again)."""
-        raise NotImplementedError
-
-    def smazzata_undo(self, *, turno: Turno, number: int | None, user: Any) -> int:
-        """Delete the last deal of an open turno (``number``: the one the caller means); its
-        number."""
-        raise NotImplementedError
-
-    def penalita_add(
-        self, *, turno: Turno, player: str, points: int, article: str, reason: str, user: Any
-    ) -> Penalita:
-        """A penalità on a player of an open turno."""
-        raise NotImplementedError
-
-    def penalita_remove(self, *, penalita: Penalita, user: Any) -> None:
-        """Delete a penalità of an open turno (its totals refreshed)."""
-        raise NotImplementedError
-
-    def sanction_add(self, *, turno: Turno, player: str, reason: str, user: Any) -> Sanction:
-        """A Retrocessione per contatore on a player of an open turno (a system that
-        ``takes_sanctions``)."""
-        raise NotImplementedError
-
-    def sanction_remove(self, *, sanction: Sanction, user: Any) -> None:
-        """Delete a sanction of an open turno."""
-        raise NotImplementedError
+    # the writes of an open turno's deals, penalità and sanctions: one implementation for every
+    # game (:mod:`.deals`), called with the keywords of :mod:`scoring.api`
+    smazzata_record = staticmethod(_deals.smazzata_record)
+    smazzata_correct = staticmethod(_deals.smazzata_correct)
+    smazzata_undo = staticmethod(_deals.smazzata_undo)
+    penalita_add = staticmethod(_deals.penalita_add)
+    penalita_remove = staticmethod(_deals.penalita_remove)
+    sanction_add = staticmethod(_deals.sanction_add)
+    sanction_remove = staticmethod(_deals.sanction_remove)
 
     def turno_close(
         self, *, turno: Turno | int, tiebreak: Sequence[str] | None, user: Any
@@ -192,55 +166,9 @@ class Ledger:
         raise NotImplementedError
 
 
-def _counts_deal(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A counts record (``{"game", "caller", "trump"?, "result"}``) as the service's arguments;
-    a clear problem for each missing or mistyped key."""
-    if not isinstance(record, Mapping):
-        raise turno_frame.fail("RECORD", "la smazzata deve essere un oggetto JSON", field="record")
-    problems = []
-    game, caller, result = record.get("game"), record.get("caller"), record.get("result")
-    if not isinstance(game, str) or not game:
-        problems.append(Problem("GAME_MISSING", "scegliere il gioco", field="game"))
-    if not isinstance(caller, str) or not caller:
-        problems.append(Problem("CALLER_MISSING", "indicare chi chiama il gioco", field="caller"))
-    if not isinstance(result, Mapping):
-        problems.append(
-            Problem.said(
-                "RESULT_MISSING",
-                gettext_noop("servono le prese (o le carte) di ogni giocatore"),
-                field="result",
-            )
-        )
-    trump = record.get("trump")
-    if trump is not None and not isinstance(trump, str):
-        message = gettext_noop("la briscola va indicata con il seme")
-        problems.append(Problem.said("TRUMP_TYPE", message, field="trump"))
-    if problems:
-        raise RuleViolation(problems)
-    return {"game": game, "caller": caller, "counts": dict(result), "trump": trump}
-
-
 class CountsLedger(Ledger):
-    """A count row per player per deal; the season a chain of giornate (King C.A.F.)."""
+    """The season a chain of giornate (King C.A.F.)."""
 
-    def smazzata_record(
-        self, *, turno: Turno, record: Mapping[str, Any], number: int | None, user: Any
-    ) -> Smazzata:
-        return _turni.smazzata_record(turno=turno, number=number, user=user, **_counts_deal(record))
-
-    def smazzata_correct(
-        self, *, turno: Turno, number: int, record: Mapping[str, Any], user: Any
-    ) -> Smazzata:
-        return _turni.smazzata_correct(
-            turno=turno, number=number, user=user, **_counts_deal(record)
-        )
-
-    # the writes of :mod:`.turni`, called with the keywords of :mod:`scoring.api`
-    smazzata_undo = staticmethod(_turni.smazzata_undo)
-    penalita_add = staticmethod(_turni.penalita_add)
-    penalita_remove = staticmethod(_turni.penalita_remove)
-    sanction_add = staticmethod(_turni.sanction_add)
-    sanction_remove = staticmethod(_turni.sanction_remove)
     turno_close = staticmethod(_turni.turno_close)
     exports_rules = False
     streams_import = True
@@ -304,14 +232,8 @@ class CountsLedger(Ledger):
 
 
 class RecordsLedger(Ledger):
-    """Each deal's interchange record as recorded; the season a fold of the closed seats."""
+    """The season a fold of the closed seats."""
 
-    # the writes of :mod:`.games`, called with the keywords of :mod:`scoring.api`
-    smazzata_record = staticmethod(_games.game_smazzata_record)
-    smazzata_correct = staticmethod(_games.game_smazzata_correct)
-    smazzata_undo = staticmethod(_games.game_smazzata_undo)
-    penalita_add = staticmethod(_games.game_penalita_add)
-    penalita_remove = staticmethod(_games.game_penalita_remove)
     turno_close = staticmethod(_games.game_turno_close)
 
     def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:

@@ -8,8 +8,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 from scoring.models import Player, Result, Seat, Smazzata, Standing, Turno, TurnoEvent
+from scoring.problem_text import localized
 from scoring.rules.problems import RuleViolation
 from scoring.services.games import (
     game_check,
@@ -131,13 +133,22 @@ def test_undo_and_correct_any_smazzata(season):
     assert game_smazzata_undo(turno=turno) == 4
     assert totals(turno) == {"Anna": 65, "Bruno": 48, "Carla": 47, "Dario": 65}
     # smazzata 2 corrected: Dario 45 -> 44, so smazzata 3 no longer eliminates him, and its
-    # re-entry becomes illegal: nothing is saved, and the problem names smazzata 3
+    # re-entry becomes illegal: nothing is saved, and the problems name smazzata 3 (by number,
+    # first the one that says so, then the engine's own, on no field of the corrected deal)
     bad = {**worked()[1], "penalties": {"Anna": 28, "Bruno": 40, "Dario": 44}}
     with pytest.raises(RuleViolation) as exc:
         game_smazzata_correct(turno=turno, number=2, record=bad)
-    assert [(p.code, p.smazzata, p.player) for p in exc.value.problems] == [
-        ("REENTRY_NOT_ELIGIBLE", 3, "Dario")
+    assert [(p.code, p.smazzata, p.player, p.field) for p in exc.value.problems] == [
+        ("CORRECTION_BREAKS_LATER", 3, None, None),
+        ("REENTRY_NOT_ELIGIBLE", 3, None, None),
     ]
+    assert exc.value.problems[0].message == (
+        "con questa correzione la smazzata 3 non è più valida: correggere prima quella"
+    )
+    with translation.override("en"):
+        assert localized(exc.value.problems[0]).message == (
+            "With this correction smazzata 3 is no longer valid: correct that one first."
+        )
     assert records(turno)[1] == worked()[1]
     # a correction that keeps the rest legal re-scores 2..end
     good = {**worked()[1], "penalties": {"Anna": 20, "Bruno": 40, "Dario": 45}}
@@ -205,12 +216,16 @@ def test_check_finds_a_stored_number_that_differs(season, ledger_unchecked):
     ]
 
 
-def test_a_caf_turno_is_not_this_ledgers(season, make_season):
+def test_one_path_records_a_caf_deal_too_checked_by_its_system(season, make_season):
     caf = make_season(name="CAF")
     turno = Turno.objects.filter(season=caf).first()
     with pytest.raises(RuleViolation) as exc:
         game_smazzata_record(turno=turno, record={})
-    assert exc.value.problems[0].code == "TURNO_SYSTEM"
+    assert [(p.code, p.field) for p in exc.value.problems] == [
+        ("GAME_MISSING", "game"),
+        ("CALLER_MISSING", "caller"),
+        ("RESULT_MISSING", "result"),
+    ]
 
 
 def test_the_admin_creates_a_season_of_each_game(admin_user, client):

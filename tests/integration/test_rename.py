@@ -35,8 +35,8 @@ from scoring.services.games import (
 from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import season_create, season_recompute, seasons_of_player_bump
-from scoring.services.turni import smazzata_correct, turno_close, turno_reopen
-from tests.helpers import deal_counts, play_turno
+from scoring.services.turni import turno_close, turno_reopen
+from tests.helpers import deal_correct, deal_counts, play_turno
 
 pytestmark = pytest.mark.django_db
 NEW = "Zeno Rossi"
@@ -153,7 +153,7 @@ def test_a_corrected_name_changes_no_score_in_caf(client, make_season):
     sm = Smazzata.objects.get(turno=turno, number=1)
     counts = deal_counts(sm)
     assert NEW in counts
-    smazzata_correct(
+    deal_correct(
         turno=turno, number=1, game=sm.game, caller=sm.caller.name, counts=counts,
         trump=sm.trump or None,
     )  # fmt: skip
@@ -243,15 +243,17 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
     (entry,) = [
         e
         for e in turno_history(turno)
-        if e.what == f"smazzata {number}" and e.detail.startswith("registrazione: ")
-    ]  # the changed field by its label (the model's verbose name), not its key
+        if e.what == f"smazzata {number}" and "registrazione: " in e.detail
+    ]  # the changed fields by their labels (the model's verbose names), not their keys
     assert f"'declarer': '{record['declarer']}'" in entry.detail
     assert f"'declarer': '{other}'" in entry.detail
-    # the points rescored (rows replaced): by player and points, no count (Skat has none)
-    replaced = [e for e in turno_history(turno) if e.action == "eliminazione risultato"]
-    assert replaced and all(
-        re.fullmatch(r"(Anna|Bruno|Carla): [+-]\d+", e.detail) for e in replaced
-    ), [e.detail for e in replaced]
+    # the points rescored in place (each changed row saved): by player and points, no count
+    # (Skat has none)
+    rescored = [e for e in turno_history(turno) if e.action == "modifica risultato"]
+    assert rescored and all(
+        re.fullmatch(r"(Anna|Bruno|Carla): [+-]\d+", e.detail) for e in rescored
+    ), [e.detail for e in rescored]
+    assert not [e for e in turno_history(turno) if e.action == "eliminazione risultato"]
 
 
 def test_a_name_corrected_while_the_players_confirm_keeps_the_close_request(segretario):

@@ -15,7 +15,7 @@ from typing import Any
 from ..problems import Problem, RuleViolation, gettext_noop
 from ..systems import BaseSystem, Column, register
 from . import fold, interchange
-from .records import SANCTION_CONTATORE, SeasonState, TurnoRecord
+from .records import SANCTION_CONTATORE, SeasonState, SmazzataRecord, TurnoRecord
 from .ruleset import (
     GAME_TEXT,
     SUIT_NAMES,
@@ -50,7 +50,7 @@ def _turno_record(turno: Mapping[str, Any]) -> TurnoRecord:
 class CafSystem(BaseSystem):
     code = "caf"
     label = "King C.A.F."
-    ledger = "counts"  # a count per player per deal; series, titles, absences by giornata
+    ledger = "counts"  # the season a chain of giornate: series, titles, absences (SPEC §8)
     player_fields = ("caller", "result.*")  # where a deal's record names a player (SPEC §10)
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
@@ -110,6 +110,39 @@ class CafSystem(BaseSystem):
             "calling_order": list(progress.calling_order()),
             "callable": {p: list(progress.callable_games(p)) for p in progress.players},
         }
+
+    def deal_record(self, record: Any) -> dict[str, Any]:
+        """``{"game", "caller", "trump"?, "result"}`` in that order (SPEC §10), a clear problem
+        for each missing or mistyped key."""
+        if not isinstance(record, Mapping):
+            message = "la smazzata deve essere un oggetto JSON"
+            raise RuleViolation([Problem("RECORD", message, field="record")])
+        problems = []
+        game, caller, result = record.get("game"), record.get("caller"), record.get("result")
+        if not isinstance(game, str) or not game:
+            problems.append(Problem("GAME_MISSING", "scegliere il gioco", field="game"))
+        if not isinstance(caller, str) or not caller:
+            problems.append(
+                Problem("CALLER_MISSING", "indicare chi chiama il gioco", field="caller")
+            )
+        if not isinstance(result, Mapping):
+            problems.append(
+                Problem.said(
+                    "RESULT_MISSING",
+                    gettext_noop("servono le prese (o le carte) di ogni giocatore"),
+                    field="result",
+                )
+            )
+        trump = record.get("trump")
+        if trump is not None and not isinstance(trump, str):
+            message = gettext_noop("la briscola va indicata con il seme")
+            problems.append(Problem.said("TRUMP_TYPE", message, field="trump"))
+        if problems:
+            raise RuleViolation(problems)
+        assert isinstance(game, str) and isinstance(caller, str) and isinstance(result, Mapping)
+        return interchange.smazzata_to_input(
+            SmazzataRecord(game=game, caller=caller, result=dict(result), trump=trump or None)
+        )
 
     def check_smazzata(
         self, rules: RuleSet, turno: Mapping[str, Any], smazzata: Mapping[str, Any]
