@@ -216,8 +216,10 @@ def measure_recording(season_pk: int) -> dict[str, Any]:
     from django.db.models import Max
 
     from scoring.models import Enrollment, Giornata, Season
+    from scoring.rules.caf.interchange import smazzata_to_input
     from scoring.rules.caf.simulator import simulate_turno
-    from scoring.services.turni import smazzata_record, turno_close, turno_start
+    from scoring.services.deals import smazzata_record
+    from scoring.services.turni import turno_close, turno_start
 
     season = Season.objects.get(pk=season_pk)
     last = Giornata.objects.filter(season=season).aggregate(m=Max("date"))["m"]
@@ -235,12 +237,7 @@ def measure_recording(season_pk: int) -> dict[str, Any]:
     for i, sm in enumerate(record.smazzate, start=1):
         secs, q, _ = counted(
             lambda sm=sm, i=i: smazzata_record(
-                turno=turno.pk,
-                game=sm.game,
-                caller=sm.caller,
-                counts=sm.result,
-                trump=sm.trump,
-                number=i,
+                turno=turno.pk, record=smazzata_to_input(sm), number=i
             )
         )
         times.append(secs)

@@ -48,10 +48,11 @@ def deal_correct(
     caller: Any,
     counts: Any,
     trump: Any = None,
-    number: int,
+    number: int | None = None,
     user: Any = None,
 ) -> Smazzata:
-    """Correct C.A.F. deal ``number`` through :func:`scoring.api.smazzata_correct`."""
+    """Correct C.A.F. deal ``number`` (the last one when None) through
+    :func:`scoring.api.smazzata_correct`."""
     record = caf_deal(game, caller, counts, trump)
     return api.smazzata_correct(turno=turno, number=number, record=record, user=user)
 

@@ -48,17 +48,23 @@ from scoring.records import (
     state_ids,
     state_names,
 )
-from scoring.rules.caf.interchange import FORMAT, MAX_TURNO_NUMBER, parse_document
+from scoring.rules.caf.interchange import (
+    FORMAT,
+    MAX_TURNO_NUMBER,
+    parse_document,
+    smazzata_to_input,
+)
 from scoring.rules.caf.ruleset import json_strings
 from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop
 from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
 from scoring.services.bulk import insert_rows
+from scoring.services.deals import penalita_add, sanction_add, smazzata_record
 from scoring.services.interchange import season_import
 from scoring.services.jsonstream import Stream, materialize
 from scoring.services.ledger import season_differences
 from scoring.services.recording import ledger_of
-from scoring.services.turni import penalita_add, sanction_add, smazzata_record, turno_start
+from scoring.services.turni import turno_start
 
 BACKUP_FORMAT = "kingclub/v2-backup"
 USER_FIELDS = (
@@ -751,15 +757,8 @@ def legacy_backup_restore(*, data: dict, force: bool = False, user=None) -> list
                 user=user,
             )
             for k, sm in enumerate(t.smazzate, start=1):
-                smazzata_record(
-                    turno=turno,
-                    game=sm.game,
-                    caller=sm.caller,
-                    counts=sm.result,
-                    trump=sm.trump,
-                    number=k,
-                    user=user,
-                )
+                record = smazzata_to_input(sm)
+                smazzata_record(turno=turno, record=record, number=k, user=user)
             for p in t.penalties:
                 penalita_add(
                     turno=turno,

@@ -1,4 +1,5 @@
-"""Writes to a turno: start, record and undo smazzate, penalità, sanctions, close, reopen.
+"""Writes to a turno: its start (every game's), and C.A.F.'s close and rescore; the deals,
+penalità and sanctions are every game's (:mod:`.deals`), the reopen too (:mod:`.turno_frame`).
 
 Every function is one transaction: the engine checks the input, and on any problem nothing is
 written and :class:`RuleViolation` (Italian messages, one per problem) is raised.
@@ -7,10 +8,9 @@ written and :class:`RuleViolation` (Italian messages, one per problem) is raised
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -19,27 +19,14 @@ from scoring import formatting
 from scoring.models import (
     Enrollment,
     Giornata,
-    Penalita,
     Player,
     Result,
-    Sanction,
     Season,
     Seat,
     Smazzata,
     Turno,
 )
-from scoring.records import record_seats, seat_names
-from scoring.rules.caf import (
-    Penalty,
-    SmazzataRecord,
-    TurnoRecord,
-    check_smazzata,
-    score_smazzata,
-    score_turno,
-)
-from scoring.rules.caf import Sanction as SanctionRecord
-from scoring.rules.caf.interchange import smazzata_to_input
-from scoring.rules.caf.turno import check_penalties_and_sanctions
+from scoring.rules.caf import score_turno
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_record, turno_with_everything
@@ -51,18 +38,7 @@ from scoring.services.locks import (
     season_require_open,
 )
 from scoring.services.season import season_recompute, standing_keep_for_table
-from scoring.services.turno_frame import (
-    close_stamp,
-    fail,
-    next_number,
-    penalita_delete,
-    penalty_points,
-    recorded_meanwhile,
-    require_open,
-    turno_lock,
-    undo_last,
-    user_of,
-)
+from scoring.services.turno_frame import close_stamp, require_open, turno_lock, user_of
 from scoring.services.turno_frame import (
     turno_reopen as turno_reopen,  # one reopen for every game (its old home)
 )
@@ -89,23 +65,6 @@ def _players_by_name(names: Sequence[str]) -> dict[str, Player]:
             ]
         )
     return found
-
-
-def _stored(turno: Turno, sm: SmazzataRecord) -> dict[str, object]:
-    """A checked smazzata as :class:`Smazzata` keeps its record: the interchange record with
-    its players by seat (:mod:`scoring.records`), as every game's."""
-    return record_seats(turno.season.system, smazzata_to_input(sm), seat_names(turno.seats.all()))
-
-
-def _refresh_totals(turno: Turno) -> None:
-    """Running totals of every seat, from the engine, after any change to the turno."""
-    record = turno_record(turno)
-    score = score_turno(turno.season.ruleset, record, require_complete=False)
-    seats = list(turno.seats.all())
-    for seat in seats:
-        seat.total = score.totals.get(seat.player.name, 0)
-        seat.penalty_total = score.penalties.get(seat.player.name, 0)
-    Seat.objects.bulk_update(seats, ["total", "penalty_total"])
 
 
 @transaction.atomic
@@ -201,258 +160,6 @@ def turno_start(
         # the standing holds: no query more
         standing_keep_for_table(season=season, giornata=giornata)
     return turno
-
-
-@transaction.atomic
-def smazzata_record(
-    *,
-    turno: Turno | int,
-    game: str,
-    caller: str,
-    counts: Mapping[str, object],
-    trump: str | None = None,
-    number: int | None = None,
-    user=None,
-) -> Smazzata:
-    """Record the next smazzata of an open turno, scored by the engine.
-
-    ``number`` is the smazzata the segretario believes they are recording: if another segretario
-    recorded it first, nothing is written and the problem says so.
-    """
-    turno = _lock(turno)
-    require_open(turno)
-    rules = turno.season.ruleset
-    record = turno_record(turno)
-    expected = next_number(number, len(record.smazzate) + 1)
-    sm = SmazzataRecord(game=game, caller=caller, result=dict(counts), trump=trump or None)
-    problems, forced = check_smazzata(rules, record, sm)
-    if problems:
-        raise RuleViolation(problems)
-    pts = score_smazzata(rules, record.players, game, caller, forced, sm.result)
-    seats = {s.player.name: s for s in turno.seats.all()}
-    dealer_name = record.first_dealer if not record.smazzate else record.smazzate[-1].caller
-    try:
-        with transaction.atomic():
-            smazzata = Smazzata.objects.create(
-                turno=turno,
-                number=expected,
-                game=game,
-                caller=seats[caller].player,
-                dealer=seats[dealer_name].player,
-                trump=(trump or "") if rules.games[game].trump else "",
-                forced=forced,
-                scazzata=pts.scazzata,
-                cappotto=seats[pts.cappotto].player if pts.cappotto else None,
-                record=_stored(turno, sm),
-                recorded_by=user_of(user),
-            )
-    except IntegrityError:
-        raise recorded_meanwhile(expected) from None
-    results = Result.objects.bulk_create(
-        Result(smazzata=smazzata, player=seats[name].player, points=p)
-        for name, p in pts.points.items()
-    )
-    history_created(Result.objects.filter(smazzata=smazzata), user=user)
-    for name, seat in seats.items():
-        seat.total += pts.points[name]
-    Seat.objects.bulk_update(seats.values(), ["total"])
-    # ``smazzata.turno`` is the turno as it now stands (its prefetched smazzate, results and
-    # seats kept current), so the live screen renders it without loading it again
-    smazzata._prefetched_objects_cache = {"results": _loaded(Result.objects.none(), results)}
-    turno._prefetched_objects_cache["smazzate"]._result_cache.append(smazzata)
-    return smazzata
-
-
-def _loaded(queryset, rows: list):
-    """A queryset that holds ``rows`` as if prefetched (``.all()`` returns them, no query)."""
-    queryset._result_cache = list(rows)
-    queryset._prefetch_done = True
-    return queryset
-
-
-@transaction.atomic
-def smazzata_undo(*, turno: Turno | int, number: int | None = None, user=None) -> int:
-    """Delete the last smazzata of an open turno (the segretario's undo). Returns its number."""
-    done = undo_last(_lock(turno), number)
-    _refresh_totals(_lock(turno))
-    return done
-
-
-@transaction.atomic
-def smazzata_correct(
-    *,
-    turno: Turno | int,
-    game: str,
-    caller: str,
-    counts: Mapping[str, object],
-    trump: str | None = None,
-    number: int | None = None,
-    user=None,
-) -> Smazzata:
-    """Correct smazzata ``number`` (the last one when None) of an open turno, in place.
-
-    The engine checks the corrected smazzata and every later one again, in order (a new call
-    changes who deals next, what is left to call and who is forced); if any of them is now
-    illegal nothing is saved and the problem names its number. Otherwise smazzate
-    ``number``..end are scored again and the totals refreshed. Each changed row is saved on its
-    own, so the audit trail (django-simple-history) keeps every correction.
-    """
-    turno = _lock(turno)
-    require_open(turno)
-    rules = turno.season.ruleset
-    record = turno_record(turno)
-    played = len(record.smazzate)
-    if played == 0:
-        raise fail("NOTHING_TO_CORRECT", "non ci sono smazzate da correggere")
-    k = played if number is None else number
-    if not 1 <= k <= played:
-        raise fail(
-            "SMAZZATA_MISSING",
-            f"la smazzata {k} non esiste: il turno ne ha {played}",
-            smazzata=k,
-        )
-    fixed = SmazzataRecord(game=game, caller=caller, result=dict(counts), trump=trump or None)
-    sequence = [*record.smazzate[: k - 1], fixed, *record.smazzate[k:]]
-    rescored = []  # (number, record, forced, points), for k..end
-    for i in range(k - 1, played):
-        sm = sequence[i]
-        problems, forced = check_smazzata(rules, replace(record, smazzate=tuple(sequence[:i])), sm)
-        if problems and i > k - 1:  # a later smazzata: reported by number, not on a field
-            # the number is the problem's smazzata, named once by the frame (describe(), the
-            # summary) and by the problem put first; its message is the engine's as it is
-            problems = [replace(p, field=None, player=None, smazzata=i + 1) for p in problems]
-            problems.insert(
-                0,
-                Problem.said(
-                    "CORRECTION_BREAKS_LATER",
-                    gettext_noop(
-                        "con questa correzione la smazzata %(number)s non è più valida: "
-                        "correggere prima quella"
-                    ),
-                    {"number": i + 1},
-                    smazzata=i + 1,
-                ),
-            )
-        if problems:
-            raise RuleViolation(problems)
-        rescored.append(
-            (
-                i + 1,
-                sm,
-                forced,
-                score_smazzata(rules, record.players, sm.game, sm.caller, forced, sm.result),
-            )
-        )
-    seats = {s.player.name: s.player for s in turno.seats.all()}
-    rows = {sm.number: sm for sm in turno.smazzate.all()}
-    recorder = user_of(user)
-    for n, sm, forced, pts in rescored:
-        row = rows[n]
-        dealer = record.first_dealer if n == 1 else sequence[n - 2].caller
-        values = {
-            "game": sm.game,
-            "caller_id": seats[sm.caller].pk,
-            "dealer_id": seats[dealer].pk,
-            "trump": (sm.trump or "") if rules.games[sm.game].trump else "",
-            "forced": forced,
-            "scazzata": pts.scazzata,
-            "cappotto_id": seats[pts.cappotto].pk if pts.cappotto else None,
-            "record": _stored(turno, sm),
-        }
-        if n == k:
-            values["recorded_by_id"] = recorder.pk if recorder is not None else None
-        changed = [f for f, v in values.items() if getattr(row, f) != v]
-        recounted = any(r.points != pts.points[r.player.name] for r in row.results.all())
-        if changed or recounted:  # recorded_at dates the correction (the scoreboard's version)
-            for f in changed:
-                setattr(row, f, values[f])
-            row.save(update_fields=[*changed, "recorded_at"])
-        for result in row.results.all():
-            name = result.player.name
-            new = {"points": pts.points[name]}
-            diff = [f for f, v in new.items() if getattr(result, f) != v]
-            if diff:
-                for f in diff:
-                    setattr(result, f, new[f])
-                result.save(update_fields=diff)
-    _refresh_totals(_lock(turno))
-    return rows[k]
-
-
-@transaction.atomic
-def penalita_add(
-    *, turno: Turno | int, player: str, points: int, article: str, reason: str = "", user=None
-) -> Penalita:
-    penalty_points(points)
-    turno = _lock(turno)
-    require_open(turno)
-    article = user_text(article, field="article", label="articolo", max_length=20, required=False)
-    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
-    record = turno_record(turno)
-    probe = TurnoRecord(
-        players=record.players,
-        first_dealer=record.first_dealer,
-        penalties=(Penalty(player, points, article, reason),),
-    )
-    problems = check_penalties_and_sanctions(probe)
-    if problems:
-        raise RuleViolation(problems)
-    seat = next(s for s in turno.seats.all() if s.player.name == player)
-    pen = Penalita.objects.create(
-        turno=turno,
-        player=seat.player,
-        points=points,
-        article=article,
-        reason=reason,
-        created_by=user_of(user),
-    )
-    _refresh_totals(_lock(turno))
-    return pen
-
-
-@transaction.atomic
-def penalita_remove(*, penalita: Penalita | int, user=None) -> None:
-    _refresh_totals(_lock(penalita_delete(penalita, _lock)))
-
-
-@transaction.atomic
-def sanction_add(*, turno: Turno | int, player: str, reason: str, user=None) -> Sanction:
-    """Record a Retrocessione per contatore (applied when the turno closes)."""
-    turno = _lock(turno)
-    require_open(turno)
-    reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
-    record = turno_record(turno)
-    probe = TurnoRecord(
-        players=record.players,
-        first_dealer=record.first_dealer,
-        sanctions=(*record.sanctions, SanctionRecord(player, Sanction.CONTATORE, reason)),
-    )
-    problems = check_penalties_and_sanctions(probe)
-    if problems:
-        raise RuleViolation(problems)
-    seat = next(s for s in turno.seats.all() if s.player.name == player)
-    sanction = Sanction(turno=turno, player=seat.player, reason=reason, created_by=user_of(user))
-    _history_by(sanction, user)
-    sanction.save()
-    return sanction
-
-
-@transaction.atomic
-def sanction_remove(*, sanction: Sanction | int, user=None) -> None:
-    pk = sanction.pk if isinstance(sanction, Sanction) else sanction
-    s = Sanction.objects.filter(pk=pk).first()
-    if s is None:
-        raise fail("SANCTION_MISSING", "sanzione inesistente")
-    require_open(_lock(s.turno_id))
-    _history_by(s, user)
-    s.delete()
-
-
-def _history_by(row: Sanction, user) -> None:
-    """The change history names ``user`` for the next save or delete of ``row``, from a program
-    too (without it only a request's signed-in user is named)."""
-    if user_of(user) is not None:
-        row._history_user = user  # type: ignore[attr-defined]
 
 
 @retry_once

@@ -19,8 +19,9 @@ from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_record, turno_start
+from scoring.services.turni import turno_start
 from tests.e2e.conftest import logged_in
+from tests.helpers import deal_record
 
 SEVEN = [
     "Anna Bertini",
@@ -61,7 +62,7 @@ def _turno(season, smazzate=(), players=SEVEN):
         season=season, date=dt.date(2026, 11, 20), players=players, first_dealer=players[0]
     )
     for i, sm in enumerate(smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno
@@ -188,7 +189,7 @@ def test_seven_players_at_1366_keyboard_only_enter_records(browser, live_server,
     assert {record.smazzate[n - 1].game for n in typed} == set(rules.games)
     for number, sm in enumerate(record.smazzate, start=1):
         if number not in typed:
-            smazzata_record(
+            deal_record(
                 turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump,
                 number=number,
             )  # fmt: skip

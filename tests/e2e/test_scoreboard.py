@@ -27,8 +27,9 @@ from scoring.models import Player, Seat
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_record, turno_start
+from scoring.services.turni import turno_start
 from tests.e2e.conftest import audit, axe_context, needs_axe
+from tests.helpers import deal_record
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
 OTHERS = ["Elena Giusti", "Franco Lenzi", "Giulia Marchetti", "Ivo Neri"]  # the second table
@@ -93,7 +94,7 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
         season=club, date=timezone.localdate(), players=PLAYERS, first_dealer=PLAYERS[0]
     )
     for i, sm in enumerate(record.smazzate[:-1], start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
 
@@ -102,7 +103,7 @@ def test_tv_updates_while_the_segretario_records_then_shows_the_close(
     )
     sim = simulate_turno(caf(), OTHERS, random.Random(5), first_dealer=OTHERS[0])
     for i, sm in enumerate(sim.smazzate[:6], start=1):
-        smazzata_record(
+        deal_record(
             turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
 
@@ -203,7 +204,7 @@ def test_the_board_and_the_unpublished_notice_pass_axe(browser, live_server, clu
         season=club, date=timezone.localdate(), players=PLAYERS, first_dealer=PLAYERS[0]
     )
     for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=closed, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     turno_close(turno=closed, tiebreak=record.tiebreak)
@@ -212,7 +213,7 @@ def test_the_board_and_the_unpublished_notice_pass_axe(browser, live_server, clu
     )
     sim = simulate_turno(caf(), OTHERS, random.Random(5), first_dealer=OTHERS[0])
     for i, sm in enumerate(sim.smazzate[:4], start=1):
-        smazzata_record(
+        deal_record(
             turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     context = axe_context(browser, *viewport)

@@ -19,8 +19,8 @@ from scoring.models import Player, Seat, Smazzata, Turno
 from scoring.rules.caf import Penalty, caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_record
 from tests.e2e.conftest import htmx_settled
+from tests.helpers import deal_record
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
 PASSWORD = "pw-e2e-segretario-1"
@@ -165,7 +165,7 @@ def by_the_services(pk: int, smazzate) -> None:
     """Record the next smazzate of turno ``pk`` as the desk would, without the browser."""
     start = Smazzata.objects.filter(turno_id=pk).count() + 1
     for number, sm in enumerate(smazzate, start=start):
-        smazzata_record(
+        deal_record(
             turno=pk, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump,
             number=number,
         )  # fmt: skip

@@ -16,15 +16,8 @@ from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.rules.systems import get_system
 from scoring.services.season import season_create
-from scoring.services.turni import (
-    penalita_add,
-    smazzata_record,
-    smazzata_undo,
-    turno_close,
-    turno_reopen,
-    turno_start,
-)
-from tests.helpers import grand_hand
+from scoring.services.turni import turno_close, turno_reopen, turno_start
+from tests.helpers import deal_record, grand_hand
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -42,13 +35,13 @@ def test_history_names_who_did_what_and_survives_a_reopen(
         user=segretario,
     )  # fmt: skip
     first = record.smazzate[0]
-    smazzata_record(turno=turno, game=first.game, caller=first.caller, counts=first.result)
-    smazzata_undo(turno=turno)
+    deal_record(turno=turno, game=first.game, caller=first.caller, counts=first.result)
+    api.smazzata_undo(turno=turno)
     for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
-    penalita_add(turno=turno, player="Dario", points=-5, article="9", reason="carte toccate")
+    api.penalita_add(turno=turno, player="Dario", points=-5, article="9", reason="carte toccate")
     turno_close(turno=turno, tiebreak=record.tiebreak, user=segretario)
     turno_reopen(turno=turno, reason="errore nella smazzata 4", user=segretario)
 

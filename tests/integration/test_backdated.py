@@ -14,8 +14,9 @@ from scoring.models import Absence, Player, Season, Seat, Standing, TitleAward, 
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.preview import close_preview, is_backdated
-from scoring.services.turni import smazzata_record, turno_close, turno_start
+from scoring.services.turni import turno_close, turno_start
 from scoring.verbale import classifica_dates
+from tests.helpers import deal_record
 
 TABLE = ["Anna", "Bruno", "Carla", "Dario"]  # Elena stays home
 BACK = dt.date(2026, 9, 7)  # between the first giornata (4 Sept) and the second (11 Sept)
@@ -33,7 +34,7 @@ def _played(season: Season, date: dt.date = BACK, seed: int = 3) -> Turno:
     record = _untied(seed)
     turno = turno_start(season=season, date=date, players=TABLE, first_dealer="Anna")
     for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno

@@ -22,12 +22,7 @@ from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
 from scoring.services.season import season_create
-from scoring.services.turni import (
-    penalita_add,
-    sanction_add,
-    turno_close,
-    turno_reopen,
-)
+from scoring.services.turni import turno_close, turno_reopen
 
 pytestmark = pytest.mark.django_db(transaction=False)
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -58,14 +53,14 @@ def club(segretario, admin_user):
     _play(season, dt.date(2026, 11, 27), seed=2, user=admin_user)
     # closed last, on the earliest date: Verbale n. 3
     early = _play(season, dt.date(2026, 11, 13), seed=3, user=segretario, close=False)
-    penalita_add(
+    api.penalita_add(
         turno=early, player="Bruno", points=-5, article="9", reason="ritardo", user=segretario
     )
     turno_close(turno=early, tiebreak=None, user=segretario)
     turno_reopen(turno=late, reason="conteggio da verificare", user=admin_user)
     turno_close(turno=late, user=admin_user)
     open_turno = _play(season, dt.date(2026, 12, 4), seed=4, user=segretario, close=False, upto=5)
-    sanction_add(turno=open_turno, player="Carla", reason="contatore", user=segretario)
+    api.sanction_add(turno=open_turno, player="Carla", reason="contatore", user=segretario)
     return season
 
 

@@ -27,8 +27,7 @@ from scoring.problem_text import described, engine_text, localized
 from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop
 from scoring.services.differences import Difference, described_said, problem_said
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_correct
-from tests.helpers import play_turno
+from tests.helpers import deal_correct, play_turno
 from tests.integration.test_live_screen import _record, _turno
 from tests.integration.test_live_screen import season as counts_season  # noqa: F401
 from tests.integration.test_rename import season_of
@@ -216,7 +215,7 @@ def test_a_later_smazzatas_problem_names_it_in_the_readers_language(counts_seaso
     turno = _turno(counts_season, record.smazzate[:5])
     second, fourth = record.smazzate[1], record.smazzate[3]
     with pytest.raises(RuleViolation) as exc:
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             number=2,
             game=fourth.game,

@@ -11,7 +11,8 @@ from django.db import connection, connections
 from scoring.models import Player, Seat, Smazzata
 from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_record, turno_start
+from scoring.services.turni import turno_start
+from tests.helpers import deal_record
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -29,7 +30,7 @@ def test_two_segretari_record_the_same_smazzata(k):
         season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
     )
     if k == 2:
-        smazzata_record(
+        deal_record(
             turno=turno,
             game="NJ",
             caller="Bruno",
@@ -47,7 +48,7 @@ def test_two_segretari_record_the_same_smazzata(k):
         game, caller, counts = entries[i]
         try:
             barrier.wait(timeout=10)
-            outcomes[i] = smazzata_record(
+            outcomes[i] = deal_record(
                 turno=turno.pk, game=game, caller=caller, counts=counts, number=k
             )
         except RuleViolation as exc:

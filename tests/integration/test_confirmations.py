@@ -455,9 +455,9 @@ def test_required_the_turno_counts_only_when_the_last_player_confirms(
 def test_required_a_changed_turno_is_not_closed_and_the_request_can_be_cancelled(
     segretario, members, required_season
 ):
+    from scoring import api
     from scoring.models import CloseRequest, Turno
     from scoring.services.confirmations import turno_close_request, turno_close_request_cancel
-    from scoring.services.turni import penalita_add
 
     turno, record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
     with pytest.raises(RuleViolation) as exc:  # an open turno without a request
@@ -470,7 +470,7 @@ def test_required_a_changed_turno_is_not_closed_and_the_request_can_be_cancelled
     verbale_confirm(turno=turno, player=player("Anna"))
     verbale_contest(turno=turno, player=player("Bruno"), comment="manca la penalità di Carla")
     assert list(contested_turni(required_season)) == [turno]  # flagged while waiting
-    penalita_add(turno=turno, player="Carla", points=-5, article="9", reason="carte toccate")
+    api.penalita_add(turno=turno, player="Carla", points=-5, article="9", reason="carte toccate")
     with pytest.raises(RuleViolation) as exc:
         verbale_confirm(turno=turno, player=player("Carla"))
     assert exc.value.problems[0].code == "CLOSE_REQUEST_STALE"

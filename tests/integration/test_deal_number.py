@@ -19,8 +19,9 @@ from scoring.rules.caf import caf
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_record, turno_start
+from scoring.services.turni import turno_start
 from scoring.views.entry import deal_number
+from tests.helpers import deal_record
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 NOT_A_NUMBER = "il numero della smazzata va scritto in cifre"
@@ -70,7 +71,7 @@ def turno(db):
         season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
     )
     for i, sm in enumerate(record.smazzate[:3], start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno

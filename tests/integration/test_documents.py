@@ -23,6 +23,7 @@ from openpyxl import load_workbook
 from openpyxl.utils.cell import range_boundaries
 from pypdf import PdfReader
 
+from scoring import api
 from scoring import formatting as fmt
 from scoring.exports import date_it, verbale_basename
 from scoring.exports.pdf import classifica_pdf, verbale_pdf
@@ -32,13 +33,7 @@ from scoring.rules.caf import score_turno
 from scoring.rules.caf.ruleset import SUIT_SYMBOLS
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.season import season_create
-from scoring.services.turni import (
-    penalita_add,
-    smazzata_record,
-    turno_close,
-    turno_reopen,
-    turno_start,
-)
+from scoring.services.turni import turno_close, turno_reopen, turno_start
 from scoring.verbale import (
     TITLE_LABELS,
     classifica,
@@ -47,6 +42,7 @@ from scoring.verbale import (
     last_closed_date,
     verbale,
 )
+from tests.helpers import deal_record
 
 FOUR = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi", "Elena Giusti"]
 EIGHT = [*FOUR, "Franco Lazzari", "Giulia Marchi", "Luca Nardini"]
@@ -323,7 +319,7 @@ def record_hand(turno: Turno, players: list, segretario=None) -> None:
     """Record :data:`HAND_RECORD` with ``players`` in the seats of Anna, Bruno, Carla, Dario."""
     seat = {name: k for k, name in enumerate(["Anna", "Bruno", "Carla", "Dario"])}
     for game, caller, counts, trump in HAND_RECORD:
-        smazzata_record(
+        deal_record(
             turno=turno,
             game=game,
             caller=players[seat[caller]],
@@ -359,14 +355,14 @@ def hand_turno(segretario=None) -> Turno:
     turno, players = start_four("Manuale", segretario, table="Tavolo verde")
 
     record_hand(turno, players, segretario)
-    penalita_add(
+    api.penalita_add(
         turno=turno,
         player="Carla",
         points=-5,
         article="9",
         reason="carte toccate prima del permesso",
     )
-    penalita_add(turno=turno, player="Dario", points=-3, article="15", reason="ritardo")
+    api.penalita_add(turno=turno, player="Dario", points=-3, article="15", reason="ritardo")
     live = loaded(turno)
     order = sorted(live.seats.all(), key=lambda s: (-s.total, s.player.name))
     return turno_close(turno=turno, tiebreak=[s.player.name for s in order], user=segretario)
@@ -482,7 +478,7 @@ def test_verbale_pdf_of_an_open_turno_is_a_draft(db, segretario):
     turno = turno_start(
         season=season, date=dt.date(2026, 11, 27), players=players, first_dealer="Anna"
     )
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NJ",
         caller="Bruno",
@@ -672,7 +668,7 @@ def tied_turno(segretario=None, *, reopen: str = "") -> Turno:
     live = loaded(turno)
     ranked = sorted(live.seats.all(), key=lambda s: (-s.total, s.position))
     third, fourth = ranked[2], ranked[3]
-    penalita_add(
+    api.penalita_add(
         turno=turno,
         player=third.player.name,
         points=fourth.total - third.total,
@@ -907,7 +903,7 @@ def test_user_text_is_never_a_formula_in_the_workbooks_and_csv(client, db):
     )
     season = turno.season
     record_hand(turno, players)
-    penalita_add(turno=turno, player=EVIL, points=-1, article="=2+2", reason="@SUM(A1:A9)")
+    api.penalita_add(turno=turno, player=EVIL, points=-1, article="=2+2", reason="@SUM(A1:A9)")
     live = loaded(turno)
     order = [s.player.name for s in sorted(live.seats.all(), key=lambda s: (-s.total, s.position))]
     turno = loaded(turno_close(turno=turno, tiebreak=order))

@@ -24,7 +24,8 @@ from scoring.services.interchange import (
     season_import,
 )
 from scoring.services.jsonstream import materialize
-from scoring.services.turni import smazzata_record, turno_start
+from scoring.services.turni import turno_start
+from tests.helpers import deal_record
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -184,7 +185,7 @@ def test_the_export_leaves_the_open_turni_out_unless_asked():
         first_dealer=played["first_dealer"],
     )
     for sm in played["smazzate"]:
-        smazzata_record(turno=turno, game=sm["game"], caller=sm["caller"], counts=sm["result"])
+        deal_record(turno=turno, game=sm["game"], caller=sm["caller"], counts=sm["result"])
     assert season_export(season=season)["turni"] == doc["turni"]
     assert materialize(season_export_stream(season=season))["turni"] == doc["turni"]
     both = season_export(season=season, include_open=True)["turni"]

@@ -181,14 +181,14 @@ def test_the_spareggio_ranks_are_stored_from_one():
     """A tie settled by the spareggio: the ranks stored are 1, 2, ... in the order given."""
     season = _season()
     turno, record = _play(season, D1, PLAYERS[:4], seed=1, close=False)
+    from scoring import api
     from scoring.rules.caf import score_turno
-    from scoring.services.turni import penalita_add
 
     totals = score_turno(caf(), record).totals
     first, second = sorted(totals, key=lambda p: -totals[p])[:2]
     gap = totals[first] - totals[second]
     if gap:
-        penalita_add(turno=turno, player=first, points=-gap, article="9")
+        api.penalita_add(turno=turno, player=first, points=-gap, article="9")
     turno_close(turno=turno, tiebreak=[second, first])
     ranks = dict(Seat.objects.filter(turno=turno).values_list("player__name", "tiebreak_rank"))
     assert ranks[second] == 1 and ranks[first] == 2

@@ -19,6 +19,7 @@ from django.core.cache import caches
 from django.urls import reverse
 from django.utils import timezone
 
+from scoring import api
 from scoring.models import Player, SeasonEvent, Seat, Turno
 from scoring.rules.caf import caf, progress_of, score_turno
 from scoring.rules.caf.simulator import simulate_turno
@@ -26,16 +27,9 @@ from scoring.selectors import turno_record, turno_with_everything
 from scoring.services.games import game_smazzata_record, game_turno_close
 from scoring.services.publishing import season_publish
 from scoring.services.season import season_create
-from scoring.services.turni import (
-    penalita_add,
-    smazzata_correct,
-    smazzata_record,
-    smazzata_undo,
-    turno_close,
-    turno_reopen,
-    turno_start,
-)
+from scoring.services.turni import turno_close, turno_reopen, turno_start
 from scoring.views import live as live_views
+from tests.helpers import deal_correct, deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +60,7 @@ def _simulated(seed: int = 7):
 
 def _record(turno, smazzate, first: int = 1) -> None:
     for i, sm in enumerate(smazzate, start=first):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
 
@@ -170,13 +164,13 @@ def test_poll_is_304_after_one_query_until_something_changes(
     counts = dict(sm.result)
     a = next(p for p in PLAYERS if counts[p] != counts[PLAYERS[0]])
     counts[a], counts[PLAYERS[0]] = counts[PLAYERS[0]], counts[a]  # same sum, other points
-    smazzata_correct(
+    deal_correct(
         turno=turno, number=4, game=sm.game, caller=sm.caller, counts=counts, trump=sm.trump
     )  # corrected
     changed()
-    smazzata_undo(turno=turno)  # undone
+    api.smazzata_undo(turno=turno)  # undone
     assert 'data-last="3"' in changed()
-    penalita_add(turno=turno, player="Bruno", points=-5, article="6")
+    api.penalita_add(turno=turno, player="Bruno", points=-5, article="6")
     changed()
     assert client.get(POLL, {"v": v}).status_code == 304
 

@@ -18,8 +18,8 @@ from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
-from scoring.services.turni import smazzata_correct, smazzata_record, turno_close, turno_start
-from tests.helpers import deal_counts
+from scoring.services.turni import turno_close, turno_start
+from tests.helpers import deal_correct, deal_counts, deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def _record(seed: int = 7) -> TurnoRecord:
 def _turno(season, smazzate=()):
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer=PLAYERS[0])
     for i, sm in enumerate(smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno
@@ -73,7 +73,7 @@ def test_correct_smazzata_2_of_5_rescores_it_and_keeps_the_audit(season, segreta
     turno = _turno(season, record.smazzate[:5])
     second = record.smazzate[1]
     counts = _swapped(second.result)
-    sm = smazzata_correct(
+    sm = deal_correct(
         turno=turno,
         number=2,
         game=second.game,
@@ -105,7 +105,7 @@ def test_a_correction_that_makes_a_later_smazzata_illegal_saves_nothing(season, 
     before = db_dump()
     # smazzata 2 now calls the game called at smazzata 4: the game would be called twice
     with pytest.raises(RuleViolation) as exc:
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             number=2,
             game=fourth.game,
@@ -131,7 +131,7 @@ def test_correct_rejects_a_missing_smazzata_and_a_closed_turno(season):
     first = record.smazzate[0]
     for number in (0, 4):
         with pytest.raises(RuleViolation) as exc:
-            smazzata_correct(
+            deal_correct(
                 turno=turno, number=number, game=first.game, caller=first.caller, counts={}
             )
         assert exc.value.problems[0].code == "SMAZZATA_MISSING"
@@ -141,13 +141,13 @@ def test_correct_rejects_a_missing_smazzata_and_a_closed_turno(season):
         season=season, date=DAY + dt.timedelta(days=7), players=PLAYERS, first_dealer="Anna"
     )
     for i, sm in enumerate(whole.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=closed, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     ties = score_turno(caf(), whole).tied
     turno_close(turno=closed, tiebreak=[p for group in ties for p in group])
     with pytest.raises(RuleViolation) as exc:
-        smazzata_correct(turno=closed, number=1, game=first.game, caller=first.caller, counts={})
+        deal_correct(turno=closed, number=1, game=first.game, caller=first.caller, counts={})
     assert exc.value.problems[0].code == "TURNO_CLOSED"
 
 
@@ -167,7 +167,7 @@ def test_correcting_the_caller_moves_the_next_dealer(season):
         if p != second.caller and second.game in progress.callable_games(p)
     )
     try:
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             number=2,
             game=second.game,

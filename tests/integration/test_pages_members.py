@@ -16,7 +16,8 @@ from django.urls import reverse
 from scoring.models import Absence, Player, Turno
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
-from scoring.services.turni import smazzata_record, turno_close, turno_start
+from scoring.services.turni import turno_close, turno_start
+from tests.helpers import deal_record
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -34,7 +35,7 @@ def _close_turno(season, players, date, seed=1):
         seed += 1
     turno = turno_start(season=season, date=date, players=players, first_dealer=players[0])
     for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno_close(turno=turno)

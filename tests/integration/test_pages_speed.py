@@ -34,7 +34,8 @@ from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import enrollment_add
 from scoring.services.season_rules import season_rescore
-from scoring.services.turni import smazzata_record, turno_close, turno_reopen, turno_start
+from scoring.services.turni import turno_close, turno_reopen, turno_start
+from tests.helpers import deal_record
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario", "Elena"]
 # an anonymous reader's warm Classifica: the whole page kept in the process, one query for the
@@ -63,7 +64,7 @@ def _play(season, players, date, *, seed=1, close=True) -> Turno:
         seed += 1
     turno = turno_start(season=season, date=date, players=players, first_dealer=players[0])
     for i, sm in enumerate(record.smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno_close(turno=turno) if close else turno

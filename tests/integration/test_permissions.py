@@ -26,10 +26,11 @@ from django.shortcuts import resolve_url
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from scoring import api
 from scoring.models import Penalita, Player, Sanction, Season, Turno
 from scoring.services.games import game_smazzata_record, game_turno_close
 from scoring.services.season import season_create
-from scoring.services.turni import penalita_add, sanction_add, turno_start
+from scoring.services.turni import turno_start
 from tests.conftest import database_writes, kept_for_the_scope
 from tests.helpers import penalised_season, play_turno
 
@@ -475,8 +476,8 @@ def _build_world() -> dict[str, Any]:
 
     players = ["Anna", "Bruno", "Carla", "Dario"]
     open_turno, _ = play_turno(season, dt.date(2026, 10, 2), players, seed=5, close=False, deals=3)
-    open_pen = penalita_add(turno=open_turno, player="Anna", points=-5, article="6", reason="r")
-    open_san = sanction_add(turno=open_turno, player="Bruno", reason="contatore")
+    open_pen = api.penalita_add(turno=open_turno, player="Anna", points=-5, article="6", reason="r")
+    open_san = api.sanction_add(turno=open_turno, player="Bruno", reason="contatore")
     empty = turno_start(
         season=season, date=dt.date(2026, 10, 9), players=players, first_dealer=players[1]
     )

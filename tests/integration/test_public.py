@@ -367,7 +367,8 @@ def test_turno_page_marks_suits_and_games(client, imported):
 
 
 def _open_turno(season: Season, players: list[str], recorded: int) -> Turno:
-    from scoring.services.turni import smazzata_record, turno_start
+    from scoring.services.turni import turno_start
+    from tests.helpers import deal_record
 
     rules = season.ruleset
     record = simulate_turno(rules, players, random.Random(5), first_dealer=players[0])
@@ -379,9 +380,7 @@ def _open_turno(season: Season, players: list[str], recorded: int) -> Turno:
         table="Tavolo verde",
     )
     for sm in record.smazzate[:recorded]:
-        smazzata_record(
-            turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump
-        )
+        deal_record(turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump)
     return turno
 
 
@@ -403,7 +402,8 @@ def test_open_turno_shows_running_state(client, imported):
 
 
 def test_cappotto_scazzata_and_forced_are_marked(client, imported):
-    from scoring.services.turni import smazzata_record, turno_start
+    from scoring.services.turni import turno_start
+    from tests.helpers import deal_record
 
     season = imported.season
     players = ["Anna", "Bruno", "Carla", "Dario"]
@@ -411,21 +411,21 @@ def test_cappotto_scazzata_and_forced_are_marked(client, imported):
         season=season, date=dt.date(2027, 6, 8), players=players, first_dealer="Anna"
     )
     # Bruno calls N♥ and takes every heart: a cappotto, everybody else -15
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NH",
         caller="Bruno",
         counts={"Anna": 0, "Bruno": 13, "Carla": 0, "Dario": 0},
     )
     # Carla calls NQ♠ of her own will and takes the queen: a scazzata, -12
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NQS",
         caller="Carla",
         counts={"Anna": 0, "Bruno": 0, "Carla": 1, "Dario": 0},
     )
     # nobody after Carla calls: the dealer Carla must, a forced call
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NU2",
         caller="Carla",

@@ -13,13 +13,14 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring import api
 from scoring.models import Penalita, Player, Sanction, Seat, Smazzata, Turno, TurnoEvent
 from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
-from scoring.services.turni import penalita_add, smazzata_record, turno_start
-from tests.helpers import deal_counts
+from scoring.services.turni import turno_start
+from tests.helpers import deal_counts, deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +78,7 @@ def _record(seed: int = 7) -> TurnoRecord:
 def _turno(season, smazzate=(), date=DAY) -> Turno:
     turno = turno_start(season=season, date=date, players=PLAYERS, first_dealer=PLAYERS[0])
     for i, sm in enumerate(smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
     return turno
@@ -444,7 +445,7 @@ def _complete_with_tie(season, seed=5) -> tuple[Turno, tuple[str, str]]:
     turno = _turno(season, record.smazzate)
     totals = score_turno(caf(), record, require_complete=False).totals
     high, low = next((p, q) for p in PLAYERS for q in PLAYERS if totals[p] > totals[q])
-    penalita_add(turno=turno, player=high, points=totals[low] - totals[high], article="6")
+    api.penalita_add(turno=turno, player=high, points=totals[low] - totals[high], article="6")
     return turno, (high, low)
 
 
@@ -676,7 +677,7 @@ def test_live_screen_query_count_is_bounded(
 ):
     record = _record(seed=9)
     turno = _turno(season, record.smazzate)
-    penalita_add(turno=turno, player="Anna", points=-2, article="16", reason="ritardo")
+    api.penalita_add(turno=turno, player="Anna", points=-2, article="16", reason="ritardo")
     # 20: + the close waiting for the players' confirmation (issue 17)
     with django_assert_max_num_queries(20):
         r = segretario_client.get(_live(turno))

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 
+from scoring import api
 from scoring.demo import simulated_season
 from scoring.models import (
     Absence,
@@ -28,17 +29,9 @@ from scoring.services.backup import backup_document, backup_restore
 from scoring.services.interchange import season_export, season_import
 from scoring.services.season import enrollment_add, season_create
 from scoring.services.season_rules import season_rules_update
-from scoring.services.turni import (
-    penalita_add,
-    penalita_remove,
-    smazzata_record,
-    smazzata_undo,
-    turno_close,
-    turno_reopen,
-    turno_start,
-)
+from scoring.services.turni import turno_close, turno_reopen, turno_start
+from tests.helpers import deal_record, took
 from tests.helpers import play_turno as _play
-from tests.helpers import took
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 pytestmark = pytest.mark.django_db
@@ -77,7 +70,7 @@ def test_bad_smazzata_changes_nothing_and_names_every_problem():
         season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
     )
     with pytest.raises(RuleViolation) as exc:
-        smazzata_record(
+        deal_record(
             turno=turno,
             game="NJ",
             caller="Bruno",
@@ -86,7 +79,7 @@ def test_bad_smazzata_changes_nothing_and_names_every_problem():
     codes = {(p.code, p.player) for p in exc.value.problems}
     assert codes == {("COUNT_RANGE", "Bruno")}
     with pytest.raises(RuleViolation) as exc:
-        smazzata_record(
+        deal_record(
             turno=turno,
             game="BRISCOLA",
             caller="Bruno",
@@ -103,9 +96,9 @@ def test_second_submission_of_the_same_number_is_already_recorded():
         season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
     )
     counts = {"Anna": 1, "Bruno": 3, "Carla": 0, "Dario": 0}
-    smazzata_record(turno=turno, game="NJ", caller="Bruno", counts=counts, number=1)
+    deal_record(turno=turno, game="NJ", caller="Bruno", counts=counts, number=1)
     with pytest.raises(RuleViolation) as exc:
-        smazzata_record(turno=turno, game="NK", caller="Carla", counts=counts, number=1)
+        deal_record(turno=turno, game="NK", caller="Carla", counts=counts, number=1)
     assert exc.value.problems[0].code == "SMAZZATA_ALREADY_RECORDED"
     assert Smazzata.objects.count() == 1
 
@@ -116,27 +109,27 @@ def test_scazzata_and_totals_hand_checked():
         season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna"
     )
     # Bruno calls NJ voluntarily (dealer is Anna) and takes 3 jacks: scazzata -4*3 = -12
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NJ",
         caller="Bruno",
         counts={"Anna": 1, "Bruno": 3, "Carla": 0, "Dario": 0},
     )
     # Bruno deals; Bruno calls NK himself: forced (the dealer), 3 kings: base -3*3 = -9
-    sm = smazzata_record(
+    sm = deal_record(
         turno=turno,
         game="NK",
         caller="Bruno",
         counts={"Anna": 0, "Bruno": 3, "Carla": 1, "Dario": 0},
     )
     assert sm.forced and not sm.scazzata
-    penalita_add(turno=turno, player="Dario", points=-5, article="9", reason="carte toccate")
+    api.penalita_add(turno=turno, player="Dario", points=-5, article="9", reason="carte toccate")
     totals = dict(Seat.objects.filter(turno=turno).values_list("player__name", "total"))
     assert totals == {"Anna": -3, "Bruno": -21, "Carla": -3, "Dario": -5}
     pen = turno.penalita.get()
-    penalita_remove(penalita=pen)
+    api.penalita_remove(penalita=pen)
     assert Seat.objects.get(turno=turno, player__name="Dario").total == 0
-    assert smazzata_undo(turno=turno) == 2
+    assert api.smazzata_undo(turno=turno) == 2
     totals = dict(Seat.objects.filter(turno=turno).values_list("player__name", "total"))
     assert totals == {"Anna": -3, "Bruno": -12, "Carla": 0, "Dario": 0}
 
@@ -149,7 +142,7 @@ def test_close_requires_complete_and_spareggio_then_locks():
     a, b = "Anna", "Bruno"
     diff = totals[a] - totals[b]
     if diff:
-        penalita_add(
+        api.penalita_add(
             turno=turno, player=a if diff > 0 else b, points=-abs(diff), article="6", reason="x"
         )
     with pytest.raises(RuleViolation) as exc:
@@ -162,7 +155,7 @@ def test_close_requires_complete_and_spareggio_then_locks():
     assert seats[b].place + 1 == seats[a].place
     # closed: nothing can be recorded
     with pytest.raises(RuleViolation) as exc:
-        penalita_add(turno=turno, player="Anna", points=-1, article="6")
+        api.penalita_add(turno=turno, player="Anna", points=-1, article="6")
     assert exc.value.problems[0].code == "TURNO_CLOSED"
     assert Turno.objects.get(pk=turno.pk).verbale_number == 1
 

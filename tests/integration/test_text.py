@@ -8,12 +8,13 @@ import json
 
 import pytest
 
+from scoring import api
 from scoring.models import Player, Season, Turno, TurnoEvent
 from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.problems import RuleViolation
 from scoring.rules.text import TextError, clean_text
 from scoring.services.season import season_create
-from scoring.services.turni import penalita_add, sanction_add, turno_reopen, turno_start
+from scoring.services.turni import turno_reopen, turno_start
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -116,13 +117,15 @@ def test_services_normalise_penalita_and_sanction_texts(season, segretario):
         table=" Tavolo\u200b 2 ",
     )
     assert turno.table == "Tavolo 2"
-    pen = penalita_add(turno=turno, player="Bruno", points=-5, article="9", reason="r\u202eitardo")
+    pen = api.penalita_add(
+        turno=turno, player="Bruno", points=-5, article="9", reason="r\u202eitardo"
+    )
     assert pen.reason == "ritardo"
     with pytest.raises(RuleViolation) as exc:
-        sanction_add(turno=turno, player="Carla", reason="\u200b \u200b")
+        api.sanction_add(turno=turno, player="Carla", reason="\u200b \u200b")
     assert exc.value.problems[0].code == "SANCTION_REASON"
     with pytest.raises(RuleViolation) as exc:
-        penalita_add(turno=turno, player="Bruno", points=-5, article="9", reason="x" * 301)
+        api.penalita_add(turno=turno, player="Bruno", points=-5, article="9", reason="x" * 301)
     assert exc.value.problems[0].message == "motivo: al massimo 300 caratteri (sono 301)"
 
 

@@ -11,20 +11,15 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from scoring import api
 from scoring.models import Enrollment, Player, Result, Season, Seat, Smazzata, Turno
 from scoring.rules.caf import caf
 from scoring.rules.problems import RuleViolation
 from scoring.services.season import season_create
 from scoring.services.season_rules import season_rules_update
 from scoring.services.seasons_close import season_close
-from scoring.services.turni import (
-    penalita_add,
-    penalita_remove,
-    smazzata_correct,
-    smazzata_record,
-    turno_start,
-)
-from tests.helpers import deal_counts, play_turno
+from scoring.services.turni import turno_start
+from tests.helpers import deal_correct, deal_counts, deal_record, play_turno
 
 pytestmark = pytest.mark.django_db
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -46,19 +41,19 @@ def _three_smazzate(season: Season) -> Turno:
     deals, Carla calls NK (2 kings); 3: Carla deals, Dario calls NQS and takes the queen (a
     scazzata, -12 fixed)."""
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer="Anna")
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NJ",
         caller="Bruno",
         counts={"Anna": 1, "Bruno": 3, "Carla": 0, "Dario": 0},
     )
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NK",
         caller="Carla",
         counts={"Anna": 0, "Bruno": 1, "Carla": 2, "Dario": 1},
     )
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NQS",
         caller="Dario",
@@ -116,7 +111,7 @@ def test_a_correction_with_nothing_recorded_says_so():
     season = _season()
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer="Anna")
     with pytest.raises(RuleViolation) as exc:
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             game="NJ",
             caller="Bruno",
@@ -142,7 +137,7 @@ def test_correcting_the_first_smazzata_rescores_it_and_moves_the_next_dealer(seg
         (3, "NQS", "Dario", "Carla", True, None, {"Anna": 0, "Bruno": 0, "Carla": 0, "Dario": -12}),
     ]
     # smazzata 1 was Dario's NJ, one jack each: no scazzata, -3 each; Dario then deals the 2nd
-    fixed = smazzata_correct(
+    fixed = deal_correct(
         turno=turno,
         game="NJ",
         caller="Dario",
@@ -178,7 +173,7 @@ def test_without_a_number_the_last_smazzata_is_corrected():
     season = _season()
     turno = _three_smazzate(season)
     # the 3rd was Dario's NQS taken by Anna: -8 to her, no scazzata
-    smazzata_correct(
+    deal_correct(
         turno=turno,
         game="NQS",
         caller="Dario",
@@ -202,7 +197,7 @@ def test_an_illegal_correction_is_named_on_its_own_fields():
     turno = _three_smazzate(season)
     before = _stored(turno)
     with pytest.raises(RuleViolation) as exc:  # three jacks only: four are dealt
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             game="NJ",
             caller="Bruno",
@@ -218,7 +213,7 @@ def test_a_correction_that_breaks_a_later_smazzata_names_that_one_first():
     turno = _three_smazzate(season)
     before = _stored(turno)
     with pytest.raises(RuleViolation) as exc:  # NK as the 1st: the 2nd calls NK again
-        smazzata_correct(
+        deal_correct(
             turno=turno,
             game="NK",
             caller="Bruno",
@@ -249,23 +244,25 @@ def test_a_penalitas_article_holds_20_characters_and_its_reason_300():
     season = _season()
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer="Anna")
     with pytest.raises(RuleViolation) as exc:
-        penalita_add(turno=turno, player="Anna", points=-1, article="a" * 21)
+        api.penalita_add(turno=turno, player="Anna", points=-1, article="a" * 21)
     assert [(p.code, p.field, p.message) for p in exc.value.problems] == [
         ("TEXT_INVALID", "article", "articolo: al massimo 20 caratteri (sono 21)")
     ]
     with pytest.raises(RuleViolation) as exc:
-        penalita_add(turno=turno, player="Anna", points=-1, article="9", reason="r" * 301)
+        api.penalita_add(turno=turno, player="Anna", points=-1, article="9", reason="r" * 301)
     assert [(p.code, p.field, p.message) for p in exc.value.problems] == [
         ("TEXT_INVALID", "reason", "motivo: al massimo 300 caratteri (sono 301)")
     ]
-    pen = penalita_add(turno=turno, player="Anna", points=-1, article="a" * 20, reason="r" * 300)
+    pen = api.penalita_add(
+        turno=turno, player="Anna", points=-1, article="a" * 20, reason="r" * 300
+    )
     assert (len(pen.article), len(pen.reason)) == (20, 300)
 
 
 def test_totals_are_zero_while_the_rules_no_longer_seat_the_table():
     season = _season()
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer="Anna")
-    smazzata_record(
+    deal_record(
         turno=turno,
         game="NJ",
         caller="Bruno",
@@ -275,11 +272,11 @@ def test_totals_are_zero_while_the_rules_no_longer_seat_the_table():
     four = rules["decks"].pop("4")
     del rules["decks"]["3"]  # tables of 5 to 7 only: the engine refuses to score this one
     season_rules_update(season=season, rules=rules)  # free: nothing closed yet
-    penalita_add(turno=turno, player="Dario", points=-5, article="9")
+    api.penalita_add(turno=turno, player="Dario", points=-5, article="9")
     assert _totals(turno) == dict.fromkeys(PLAYERS, (0, 0))
     rules["decks"].update({"3": ["2D"], "4": four})
     season_rules_update(season=season, rules=rules)
-    penalita_remove(penalita=turno.penalita.get())
+    api.penalita_remove(penalita=turno.penalita.get())
     assert _totals(turno) == {"Anna": (-3, 0), "Bruno": (-12, 0), "Carla": (0, 0), "Dario": (0, 0)}
 
 
@@ -302,7 +299,7 @@ def test_a_turno_of_enrolled_players_writes_no_enrolment():
 def test_the_recorded_smazzata_holds_its_results_without_a_query(django_assert_num_queries):
     season = _season()
     turno = turno_start(season=season, date=DAY, players=PLAYERS, first_dealer="Anna")
-    sm = smazzata_record(
+    sm = deal_record(
         turno=turno,
         game="NJ",
         caller="Bruno",

@@ -1,7 +1,7 @@
-"""King C.A.F. as a full game system, checked against C.A.F.'s own ledger (services/turni.py)
-on random turni: what the system's ledger side says (running totals, each deal's points, forced
-calls, scazzate, cappotti, places, ratios, ties) is exactly what today's path stores. This is
-the guard rail for moving C.A.F. onto the one ledger (issue "One ledger", step 5)."""
+"""King C.A.F. as a full game system, checked against what the one recording path
+(services/deals.py, through scoring.api) stores on random turni: what the system's ledger side
+says (running totals, each deal's points, forced calls, scazzate, cappotti, places, ratios, ties)
+is exactly what is stored. The guard rail of C.A.F.'s move onto the one ledger (issue 24)."""
 
 from __future__ import annotations
 

@@ -34,15 +34,17 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring import api
 from scoring.forms import PENALTY_ARTICLES, CloseForm, SmazzataForm
 from scoring.models import Player, Sanction, Season, Turno
 from scoring.rules.caf import score_turno
 from scoring.rules.caf.ruleset import SUITS
 from scoring.rules.caf.simulator import play_deal, simulate_turno
 from scoring.selectors import TurnoState, turno_record, turno_state, turno_with_everything
-from scoring.services.turni import penalita_add, smazzata_record, turno_start
+from scoring.services.turni import turno_start
 from scoring.views.entry_calls import progress_before as _progress_before
 from tests.conftest import database_writes, kept_for_the_scope
+from tests.helpers import deal_record
 
 pytestmark = pytest.mark.django_db
 
@@ -206,7 +208,7 @@ def post(
 # -- the club --------------------------------------------------------------------------------------
 def _record_smazzate(turno: Turno, smazzate: Iterable) -> None:
     for i, sm in enumerate(smazzate, start=1):
-        smazzata_record(
+        deal_record(
             turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump, number=i
         )
 
@@ -252,7 +254,7 @@ def _club(django_db_setup, django_db_blocker) -> Iterator[dict[str, Any]]:
             totals = turno_state(complete.pk).score.totals
             low, high = sorted(TABLE, key=lambda p: totals[p])[:2]
             if totals[high] != totals[low]:  # a penalità makes a tie
-                penalita_add(
+                api.penalita_add(
                     turno=complete,
                     player=high,
                     points=totals[low] - totals[high],

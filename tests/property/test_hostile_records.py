@@ -24,7 +24,8 @@ from scoring.rules.caf.ruleset import default_ruleset_dict
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document
 from scoring.services.interchange import season_import
-from scoring.services.turni import smazzata_record, turno_reopen, turno_start
+from scoring.services.turni import turno_reopen, turno_start
+from tests.helpers import deal_record
 from tests.property.test_hostile_import import _paths, _set
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -195,7 +196,7 @@ def small_club(db, segretario):
         season=season, date=dt.date(2027, 1, 8), players=PLAYERS, first_dealer=PLAYERS[0]
     )
     sm = record.smazzate[0]
-    smazzata_record(turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump)
+    deal_record(turno=other, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump)
     return backup_document()
 
 

@@ -22,6 +22,7 @@ from django.db import transaction
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from scoring import api
 from scoring.models import Enrollment, Penalita, Player, Sanction, Turno
 from scoring.rules.caf import caf
 from scoring.rules.caf.simulator import simulate_turno
@@ -29,20 +30,10 @@ from scoring.rules.problems import RuleViolation
 from scoring.selectors import turno_state
 from scoring.services.ledger import ledger_differences
 from scoring.services.season import enrollment_add, season_create
-from scoring.services.turni import (
-    penalita_add,
-    penalita_remove,
-    sanction_add,
-    sanction_remove,
-    smazzata_correct,
-    smazzata_undo,
-    turno_close,
-    turno_reopen,
-    turno_start,
-)
+from scoring.services.turni import turno_close, turno_reopen, turno_start
 from scoring.services.turno_frame import turno_delete
 from tests.conftest import database_writes
-from tests.helpers import record_smazzate
+from tests.helpers import deal_correct, record_smazzate
 
 pytestmark = pytest.mark.django_db
 
@@ -126,13 +117,13 @@ class Walk:
     def undo(self, arg: int, rng: random.Random) -> None:
         turno = self._turno(arg)
         if turno is not None:
-            smazzata_undo(turno=turno)
+            api.smazzata_undo(turno=turno)
 
     def correct(self, arg: int, rng: random.Random) -> None:
         turno = self._turno(arg)
         if turno is not None and self._recorded(turno):
             sm = self.plans[turno.pk][self._recorded(turno) - 1]
-            smazzata_correct(
+            deal_correct(
                 turno=turno, game=sm.game, caller=sm.caller, counts=sm.result, trump=sm.trump
             )
 
@@ -160,7 +151,7 @@ class Walk:
     def penalita(self, arg: int, rng: random.Random) -> None:
         turno = self._turno(arg)
         if turno is not None:
-            penalita_add(
+            api.penalita_add(
                 turno=turno,
                 player=self._player(turno, rng),
                 points=rng.choice([-10, -5, -3, -1, 2]),
@@ -171,17 +162,17 @@ class Walk:
     def penalita_remove(self, arg: int, rng: random.Random) -> None:
         pens = list(Penalita.objects.filter(turno__season=self.season).order_by("pk"))
         if pens:
-            penalita_remove(penalita=pens[arg % len(pens)])
+            api.penalita_remove(penalita=pens[arg % len(pens)])
 
     def sanction(self, arg: int, rng: random.Random) -> None:
         turno = self._turno(arg)
         if turno is not None:
-            sanction_add(turno=turno, player=self._player(turno, rng), reason="contatore")
+            api.sanction_add(turno=turno, player=self._player(turno, rng), reason="contatore")
 
     def sanction_remove(self, arg: int, rng: random.Random) -> None:
         found = list(Sanction.objects.filter(turno__season=self.season).order_by("pk"))
         if found:
-            sanction_remove(sanction=found[arg % len(found)])
+            api.sanction_remove(sanction=found[arg % len(found)])
 
     def enrol(self, arg: int, rng: random.Random) -> None:
         """A member joins: a new one, or an existing member not on this season's roster."""

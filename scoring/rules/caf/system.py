@@ -292,8 +292,8 @@ class CafSystem(BaseSystem):
         return interchange.turno_to_input(simulate_turno(rules, players, rng))
 
     # -- the ledger's side (what the live screen, the Verbale and the Classifica ask) ------------
-    # Checked against C.A.F.'s own ledger (services/turni.py) on random turni by
-    # tests/property/test_caf_system.py, before C.A.F. moves onto the one ledger.
+    # The one recording path (services/deals.py) writes C.A.F.'s deals with these; what it stores
+    # is checked against them on random turni by tests/property/test_caf_system.py.
 
     def score_running(self, rules: RuleSet, turno: Mapping[str, Any]) -> dict[str, Any]:
         """A turno in progress scored so far (a tie still to draw is no problem yet)."""
