@@ -36,7 +36,6 @@ from scoring.rules.calendar import Calendar
 from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said
 from scoring.rules.systems import get_system
 from scoring.selectors_games import game_record, game_turni, takes_penalties
-from scoring.services import deals
 from scoring.services.bulk import ids_by_name, insert_rows
 from scoring.services.deals import penalty_texts, store_totals
 from scoring.services.differences import (
@@ -90,14 +89,6 @@ def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> 
     if changed:
         history_created(Result.objects.filter(smazzata__in=changed))
     store_totals(turno, running)
-
-
-# the writes of an open turno's deals and penalità, one implementation for every game
-game_smazzata_record = deals.smazzata_record
-game_smazzata_undo = deals.smazzata_undo
-game_smazzata_correct = deals.smazzata_correct
-game_penalita_add = deals.penalita_add
-game_penalita_remove = deals.penalita_remove
 
 
 def _store_results(turno: Turno, scored: Mapping[str, Any], tiebreak: Sequence[str]) -> None:

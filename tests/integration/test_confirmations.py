@@ -364,18 +364,14 @@ def test_the_documents_show_who_confirmed(client, members, turno):
 
 
 def test_a_ramino_verbale_is_confirmed_and_a_reopen_clears_it(client, segretario, members):
+    from scoring import api
     from scoring.selectors_games import verbale_rows
-    from scoring.services.games import (
-        game_smazzata_record,
-        game_turni,
-        game_turno_close,
-        game_turno_reopen,
-    )
+    from scoring.services.games import game_turni, game_turno_close, game_turno_reopen
     from scoring.services.turni import turno_start
 
     season = season_create(name="Ramino", ruleset_code="ramino-101")
     t = turno_start(season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna")
-    game_smazzata_record(
+    api.smazzata_record(
         turno=t,
         record={
             "closer": "Bruno",
@@ -383,7 +379,7 @@ def test_a_ramino_verbale_is_confirmed_and_a_reopen_clears_it(client, segretario
             "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
         },
     )
-    game_smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
     game_turno_close(turno=t, tiebreak=["Carla", "Bruno", "Dario"])
     verbale_contest(turno=t, player=player("Dario"), comment="la scala non era reale")
     client.force_login(members["Anna"])
@@ -536,15 +532,15 @@ def test_required_through_the_caf_close_screen(seg, members, required_season):
 
 
 def test_required_through_the_screens_of_a_ramino_season(client, seg, members):
+    from scoring import api
     from scoring.models import CloseRequest, Turno
-    from scoring.services.games import game_smazzata_record
     from scoring.services.turni import turno_start
 
     season = season_create(name="Ramino", ruleset_code="ramino-101")
     season.confirmation_required = True
     season.save(update_fields=["confirmation_required"])
     t = turno_start(season=season, date=dt.date(2026, 11, 20), players=PLAYERS, first_dealer="Anna")
-    game_smazzata_record(
+    api.smazzata_record(
         turno=t,
         record={
             "closer": "Bruno",
@@ -552,7 +548,7 @@ def test_required_through_the_screens_of_a_ramino_season(client, seg, members):
             "penalties": {"Anna": 34, "Carla": 12, "Dario": 55},
         },
     )
-    game_smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.smazzata_record(turno=t, record={"closer": "Anna", "close": "SCALA_REALE"})
     data = {"spareggio-0": "Carla", "spareggio-1": "Bruno", "spareggio-2": "Dario"}
     r = seg.post(reverse("scoring:turno_close", args=[t.pk]), data, follow=True)
     page = r.content.decode()

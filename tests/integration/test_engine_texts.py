@@ -17,8 +17,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring import api
 from scoring.models import Player, Smazzata
-from scoring.services.games import game_smazzata_record
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 from tests.helpers import bruno_closes, grand_hand
@@ -113,7 +113,7 @@ def test_every_games_deal_line_in_italian_and_english(
     segretario_client, members, code, players, first, deal, italian, english
 ):
     turno = _start(code, players, first)
-    game_smazzata_record(turno=turno, record=deal)
+    api.smazzata_record(turno=turno, record=deal)
     # Skat's Verbale page prints the Spielliste instead of the lines (tested below)
     pages = 1 if code == "skat-isko" else 2
     for page in _pages(segretario_client, turno, "it")[:pages]:
@@ -125,7 +125,7 @@ def test_every_games_deal_line_in_italian_and_english(
 
 def test_the_scoreboard_says_the_last_deal_in_english(client, segretario_client, members):
     turno = _start("ramino-101", NAMES[:3], "Anna")
-    game_smazzata_record(turno=turno, record=DEALS[0][3])
+    api.smazzata_record(turno=turno, record=DEALS[0][3])
     board = _text(client.get(reverse("scoring:live"), HTTP_ACCEPT_LANGUAGE="en"))
     assert "Bruno closes: normal" in board and "chiude" not in board
 
@@ -133,8 +133,8 @@ def test_the_scoreboard_says_the_last_deal_in_english(client, segretario_client,
 def test_the_skat_list_in_english_has_no_italian_engine_words(segretario_client, members):
     code, players, first, deal, _it, _en = DEALS[1]
     turno = _start(code, players, first)
-    game_smazzata_record(turno=turno, record=deal)
-    game_smazzata_record(turno=turno, record={"passed": True})
+    api.smazzata_record(turno=turno, record=deal)
+    api.smazzata_record(turno=turno, record={"passed": True})
     page = _pages(segretario_client, turno, "en")[1]  # the Verbale with its Spielliste
     assert "Grand with 4, hand, schneider ann." in page
     assert "Declarer" in page and "Card points" in page and "lost" in page
@@ -151,7 +151,7 @@ def test_the_skat_list_in_english_has_no_italian_engine_words(segretario_client,
 def ramino(members):
     turno = _start("ramino-101", NAMES, "Anna")
     # Bruno closes normally (−10); Anna 34, Carla 12, Dario 55 points left in hand
-    game_smazzata_record(turno=turno, record=bruno_closes())
+    api.smazzata_record(turno=turno, record=bruno_closes())
     return turno
 
 
@@ -170,7 +170,7 @@ def test_ramino_notes_say_the_distance_once_there_are_points(segretario_client, 
     live = reverse("scoring:turno_live", args=[turno.pk])
     page = _text(segretario_client.get(live))
     assert "a 101 da 101" not in page and "ne mancano" not in page
-    game_smazzata_record(turno=turno, record=bruno_closes())
+    api.smazzata_record(turno=turno, record=bruno_closes())
     page = _text(segretario_client.get(live))
     # 101 − 34 = 67, 101 − 12 = 89, 101 − 55 = 46; Bruno at −10 has all of it ahead of him too
     assert "ne mancano 67 per uscire a 101" in page

@@ -215,11 +215,12 @@ def test_the_english_catalogue_has_no_untranslated_entry():
 
 # -- defect 5: the rules' codes as their names, every average with two decimals ------------------
 def test_the_player_page_names_the_games_and_writes_averages_alike(client, members):
-    from scoring.services.games import game_smazzata_record, game_turno_close
+    from scoring import api
+    from scoring.services.games import game_turno_close
 
     turno = _start("ramino-101", 4)
-    game_smazzata_record(turno=turno, record=bruno_closes())
-    game_smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.smazzata_record(turno=turno, record=bruno_closes())
+    api.smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
     game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
     anna = Player.objects.get(name="Anna")
     url = reverse("scoring:player", args=[anna.pk]) + f"?stagione={turno.season_id}"

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from scoring import api
 from scoring.models import Player, Result, Seat, Smazzata, Standing, Turno, TurnoEvent
 from scoring.problem_text import localized
 from scoring.rules.problems import RuleViolation
@@ -17,9 +18,6 @@ from scoring.services.games import (
     game_check,
     game_differences,
     game_record,
-    game_smazzata_correct,
-    game_smazzata_record,
-    game_smazzata_undo,
     game_turni,
     game_turno_close,
     game_turno_reopen,
@@ -76,7 +74,7 @@ def test_the_worked_match_through_the_services(season):
         {"Anna": 101, "Bruno": 105, "Carla": 39, "Dario": 101},
     ]
     for k, (hand, want) in enumerate(zip(worked(), expected_totals, strict=True), start=1):
-        sm = game_smazzata_record(turno=turno, record=hand, number=k)
+        sm = api.smazzata_record(turno=turno, record=hand, number=k)
         assert totals(turno) == want, k
     sm = Smazzata.objects.get(turno=turno, number=4)
     assert (sm.game, sm.caller.name, sm.dealer.name) == ("FIGURA", "Dario", "Dario")
@@ -107,9 +105,9 @@ def test_the_worked_match_through_the_services(season):
 
 def test_a_rejected_smazzata_changes_nothing(season):
     turno = start(season)
-    game_smazzata_record(turno=turno, record=worked()[0])
+    api.smazzata_record(turno=turno, record=worked()[0])
     with pytest.raises(RuleViolation) as exc:
-        game_smazzata_record(
+        api.smazzata_record(
             turno=turno,
             record={"closer": "Anna", "close": "NORMALE", "penalties": {"Bruno": 200, "Zoe": 1}},
         )
@@ -122,22 +120,22 @@ def test_a_rejected_smazzata_changes_nothing(season):
     assert Smazzata.objects.filter(turno=turno).count() == 1
     assert totals(turno) == {"Anna": 34, "Bruno": -10, "Carla": 12, "Dario": 55}
     with pytest.raises(RuleViolation) as exc:
-        game_smazzata_record(turno=turno, record=worked()[1], number=1)
+        api.smazzata_record(turno=turno, record=worked()[1], number=1)
     assert exc.value.problems[0].code == "SMAZZATA_ALREADY_RECORDED"
 
 
 def test_undo_and_correct_any_smazzata(season):
     turno = start(season)
     for hand in worked()[:4]:
-        game_smazzata_record(turno=turno, record=hand)
-    assert game_smazzata_undo(turno=turno) == 4
+        api.smazzata_record(turno=turno, record=hand)
+    assert api.smazzata_undo(turno=turno) == 4
     assert totals(turno) == {"Anna": 65, "Bruno": 48, "Carla": 47, "Dario": 65}
     # smazzata 2 corrected: Dario 45 -> 44, so smazzata 3 no longer eliminates him, and its
     # re-entry becomes illegal: nothing is saved, and the problems name smazzata 3 (by number,
     # first the one that says so, then the engine's own, on no field of the corrected deal)
     bad = {**worked()[1], "penalties": {"Anna": 28, "Bruno": 40, "Dario": 44}}
     with pytest.raises(RuleViolation) as exc:
-        game_smazzata_correct(turno=turno, number=2, record=bad)
+        api.smazzata_correct(turno=turno, number=2, record=bad)
     assert [(p.code, p.smazzata, p.player, p.field) for p in exc.value.problems] == [
         ("CORRECTION_BREAKS_LATER", 3, None, None),
         ("REENTRY_NOT_ELIGIBLE", 3, None, None),
@@ -152,7 +150,7 @@ def test_undo_and_correct_any_smazzata(season):
     assert records(turno)[1] == worked()[1]
     # a correction that keeps the rest legal re-scores 2..end
     good = {**worked()[1], "penalties": {"Anna": 20, "Bruno": 40, "Dario": 45}}
-    game_smazzata_correct(turno=turno, number=2, record=good)
+    api.smazzata_correct(turno=turno, number=2, record=good)
     assert totals(turno) == {"Anna": 57, "Bruno": 48, "Carla": 47, "Dario": 57}
     third = Smazzata.objects.get(turno=turno, number=3)
     assert {r.player.name: r.points for r in third.results.all()} == {
@@ -167,7 +165,7 @@ def test_close_needs_a_finished_match_and_a_settled_tie_then_reopen(season):
     with pytest.raises(RuleViolation) as exc:
         game_turno_close(turno=turno)
     assert exc.value.problems[0].code == "MATCH_UNFINISHED"
-    game_smazzata_record(
+    api.smazzata_record(
         turno=turno,
         record={"closer": "Anna", "close": "NORMALE", "penalties": {"Bruno": 101, "Carla": 101}},
     )
@@ -198,7 +196,7 @@ def test_close_needs_a_finished_match_and_a_settled_tie_then_reopen(season):
 def test_check_finds_a_stored_number_that_differs(season, ledger_unchecked):
     turno = start(season)
     for hand in worked():
-        game_smazzata_record(turno=turno, record=hand)
+        api.smazzata_record(turno=turno, record=hand)
     game_turno_close(turno=turno)
     Result.objects.filter(smazzata__turno=turno, smazzata__number=1, player__name="Anna").update(
         points=35
@@ -220,7 +218,7 @@ def test_one_path_records_a_caf_deal_too_checked_by_its_system(season, make_seas
     caf = make_season(name="CAF")
     turno = Turno.objects.filter(season=caf).first()
     with pytest.raises(RuleViolation) as exc:
-        game_smazzata_record(turno=turno, record={})
+        api.smazzata_record(turno=turno, record={})
     assert [(p.code, p.field) for p in exc.value.problems] == [
         ("GAME_MISSING", "game"),
         ("CALLER_MISSING", "caller"),
@@ -255,7 +253,7 @@ def test_an_edited_rule_set_is_checked_and_rescored(season):
 
     turno = start(season)
     for hand in worked():
-        game_smazzata_record(turno=turno, record=hand)
+        api.smazzata_record(turno=turno, record=hand)
     game_turno_close(turno=turno)
     with pytest.raises(RuleViolation) as exc:
         season_rules_update(season=season, rules={**season.rules, "elimination": "cento"})

@@ -15,9 +15,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from openpyxl.utils import get_column_letter
 
+from scoring import api
 from scoring.models import Player, Seat, Smazzata
 from scoring.selectors_games import verbale_rows
-from scoring.services.games import game_penalita_add, game_smazzata_record, game_turno_close
+from scoring.services.games import game_turno_close
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 from tests.helpers import GRAND_HAND_FORM as GRAND_HAND  # SPEC-skat §13: Grand hand, 31
@@ -91,7 +92,7 @@ def test_an_overbid_is_shown_before_it_is_saved(segretario_client, lista):
 
 
 def test_a_null_ouvert_and_the_totals_it_would_make(segretario_client, lista):
-    game_smazzata_record(turno=lista, record={**_grand_hand_record()})
+    api.smazzata_record(turno=lista, record={**_grand_hand_record()})
     r = preview(
         segretario_client,
         lista,
@@ -157,7 +158,7 @@ PREVIEW_QUERIES = 9
 
 
 def test_the_preview_reads_and_never_writes(segretario_client, lista):
-    game_smazzata_record(turno=lista, record=_grand_hand_record())
+    api.smazzata_record(turno=lista, record=_grand_hand_record())
     with CaptureQueriesContext(connection) as queries:
         r = preview(segretario_client, lista, **{**GRAND_HAND, "declarer": "Carla"})
     assert r.status_code == 200
@@ -217,8 +218,8 @@ SPEC_GAMES = [  # SPEC-skat §12, the abridged list
 @pytest.fixture
 def spec_list(lista):
     for game in SPEC_GAMES:
-        game_smazzata_record(turno=lista, record=game)
-    game_penalita_add(turno=lista, player="Carla", points=-25, article="1", reason="carte scoperte")
+        api.smazzata_record(turno=lista, record=game)
+    api.penalita_add(turno=lista, player="Carla", points=-25, article="1", reason="carte scoperte")
     return lista
 
 
@@ -288,7 +289,7 @@ def test_the_spielliste_xlsx_keeps_formulas_that_add_up_to_the_stored_totals(cli
     turno = turno_start(season=season, date=dt.date(2026, 11, 27), players=P3,
                         first_dealer=record["first_dealer"])  # fmt: skip
     for game in record["smazzate"]:
-        game_smazzata_record(turno=turno, record=game)
+        api.smazzata_record(turno=turno, record=game)
     game_turno_close(turno=turno, tiebreak=record.get("tiebreak") or None)
     stored = {s.player.name: s for s in Seat.objects.filter(turno=turno)}
     content = client.get(reverse("scoring:turno_xlsx", args=[turno.pk])).content
@@ -338,8 +339,8 @@ def test_the_spielliste_on_screen_and_in_pdf(client, spec_list):
 
 def test_a_correction_is_previewed_in_place(segretario_client, lista):
     """Correcting game 1 of two: the totals after are the list's with game 1 replaced."""
-    game_smazzata_record(turno=lista, record=_grand_hand_record())  # Bruno -434, others +40
-    game_smazzata_record(turno=lista, record=SPEC_GAMES[2])  # Carla Null ouvert +96
+    api.smazzata_record(turno=lista, record=_grand_hand_record())  # Bruno -434, others +40
+    api.smazzata_record(turno=lista, record=SPEC_GAMES[2])  # Carla Null ouvert +96
     won = {**GRAND_HAND, "declarer_points": "90", "declarer_tricks": "8"}  # schneider made: won
     r = preview(segretario_client, lista, correggi="1", **won)
     assert "Esito vinto +192" in text(r)

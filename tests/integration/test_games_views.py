@@ -144,7 +144,8 @@ def test_the_dashboard_lists_the_ramino_turno(segretario_client, turno):
 
 
 def closed_match(turno):
-    from scoring.services.games import game_smazzata_record, game_turno_close
+    from scoring import api
+    from scoring.services.games import game_turno_close
 
     for record in [
         {
@@ -154,7 +155,7 @@ def closed_match(turno):
         },
         {"closer": "Anna", "close": "SCALA_REALE"},
     ]:
-        game_smazzata_record(turno=turno, record=record)
+        api.smazzata_record(turno=turno, record=record)
     return game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
 
 
@@ -227,14 +228,15 @@ def test_a_name_that_looks_like_a_formula_stays_text(client, turno):
 
     from openpyxl import load_workbook
 
-    from scoring.services.games import game_smazzata_record, game_turno_close
+    from scoring import api
+    from scoring.services.games import game_turno_close
 
     evil = '=HYPERLINK("http://evil.example","x")'
     Player.objects.create(name=evil)
     match = turno_start(
         season=turno.season, date=dt.date(2026, 11, 27), players=[evil, "Anna"], first_dealer=evil
     )
-    game_smazzata_record(turno=match, record={"closer": evil, "close": "POKERISSIMO"})
+    api.smazzata_record(turno=match, record={"closer": evil, "close": "POKERISSIMO"})
     game_turno_close(turno=match)
     xlsx = client.get(reverse("scoring:turno_xlsx", args=[match.pk]))
     sheet = load_workbook(io.BytesIO(xlsx.content))["Verbale"]
@@ -246,14 +248,15 @@ def test_a_members_page_of_a_ramino_season_is_kept_by_the_season_version(client,
     """Every game's member page is kept by the season's version (as C.A.F.'s): its points per
     game count the closed turni, so a smazzata of a turno in corso shows once the turno
     closes (the close bumps the version), never a page kept from before."""
-    from scoring.services.games import game_smazzata_record, game_turno_close
+    from scoring import api
+    from scoring.services.games import game_turno_close
 
     url = reverse("scoring:player", args=[turno.first_dealer.pk]) + f"?stagione={turno.season.pk}"
     before = client.get(url).content.decode()
     assert 'data-game="NORMALE"' not in before
-    game_smazzata_record(turno=turno, record=bruno_closes())
+    api.smazzata_record(turno=turno, record=bruno_closes())
     assert client.get(url).content.decode() == before
-    game_smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
     game_turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
     after = client.get(url).content.decode()
     assert 'data-game="NORMALE"' in after and 'data-game="SCALA_REALE"' in after

@@ -12,9 +12,9 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring import api
 from scoring.models import Player, Smazzata
 from scoring.rules.systems import get_system
-from scoring.services.games import game_smazzata_record
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 
@@ -47,12 +47,12 @@ def test_the_negative_deals_offer_no_trump(segretario_client, turno):
     for k in range(6):  # deals 1-6: NF, NH, NQ, NJK, NKH, NU2 in the rule set's order
         html = _live(segretario_client, turno)
         assert 'name="mode"' not in html and 'name="trump"' not in html
-        game_smazzata_record(turno=turno, record=turno.random_record["smazzate"][k])
+        api.smazzata_record(turno=turno, record=turno.random_record["smazzate"][k])
 
 
 def test_the_asta_starts_on_no_trump_and_refuses_one_with_a_negative_mode(segretario_client, turno):
     for k in range(6):
-        game_smazzata_record(turno=turno, record=turno.random_record["smazzate"][k])
+        api.smazzata_record(turno=turno, record=turno.random_record["smazzate"][k])
     html = _live(segretario_client, turno)
     radios = re.findall(r'<input type="radio" name="trump" value="([^"]*)"( checked)?', html)
     assert radios[0] == ("", " checked")  # "none" first, chosen until a trump is clicked

@@ -24,7 +24,7 @@ from scoring.models import Player, SeasonEvent, Seat, Turno
 from scoring.rules.caf import caf, progress_of, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.selectors import turno_record, turno_with_everything
-from scoring.services.games import game_smazzata_record, game_turno_close
+from scoring.services.games import game_turno_close
 from scoring.services.publishing import season_publish
 from scoring.services.season import season_create
 from scoring.services.turni import turno_close, turno_reopen, turno_start
@@ -242,7 +242,7 @@ def test_a_generic_game_shows_its_ledgers_totals_and_last_smazzata(client):
     )
     hands = json.loads(RAMINO.read_text())["turni"][0]["smazzate"]
     for k, hand in enumerate(hands[:2], start=1):
-        game_smazzata_record(turno=turno, record=hand, number=k)
+        api.smazzata_record(turno=turno, record=hand, number=k)
     html = client.get(LIVE).content.decode()
     assert _totals(html, turno) == {"Anna": 62, "Bruno": 30, "Carla": -13, "Dario": 100}
     section = _section(html, turno)
@@ -405,7 +405,7 @@ def test_a_closed_generic_game_shows_its_places_and_figures(client):
         season=ramino, date=timezone.localdate(), players=PLAYERS, first_dealer="Anna"
     )
     for k, hand in enumerate(json.loads(RAMINO.read_text())["turni"][0]["smazzate"], start=1):
-        game_smazzata_record(turno=turno, record=hand, number=k)
+        api.smazzata_record(turno=turno, record=hand, number=k)
     game_turno_close(turno=turno)
     html = client.get(LIVE).content.decode()
     section = _section(html, turno)

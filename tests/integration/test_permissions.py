@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import api
 from scoring.models import Penalita, Player, Sanction, Season, Turno
-from scoring.services.games import game_smazzata_record, game_turno_close
+from scoring.services.games import game_turno_close
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 from tests.conftest import database_writes, kept_for_the_scope
@@ -485,7 +485,7 @@ def _build_world() -> dict[str, Any]:
     game_open = turno_start(
         season=ramino, date=dt.date(2026, 10, 2), players=players, first_dealer="Anna"
     )
-    game_smazzata_record(
+    api.smazzata_record(
         turno=game_open,
         record={
             "closer": "Bruno",
@@ -496,7 +496,7 @@ def _build_world() -> dict[str, Any]:
     game_closed = turno_start(
         season=ramino, date=dt.date(2026, 10, 9), players=players[:2], first_dealer="Anna"
     )
-    game_smazzata_record(turno=game_closed, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.smazzata_record(turno=game_closed, record={"closer": "Anna", "close": "SCALA_REALE"})
     game_turno_close(turno=game_closed)
     return {
         "game_open": game_open.pk,

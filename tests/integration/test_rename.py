@@ -17,6 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from scoring import api
 from scoring.audit import turno_history
 from scoring.demo import simulated_season
 from scoring.demo_games import game_season
@@ -27,7 +28,6 @@ from scoring.services.confirmations import turno_close_request, verbale_confirm
 from scoring.services.games import (
     game_record,
     game_season_rescore,
-    game_smazzata_correct,
     game_turni,
     game_turno_close,
     game_turno_reopen,
@@ -128,7 +128,7 @@ def test_a_corrected_name_changes_no_score(client, code):
     corrected = game_record(game_turni(Turno.objects.filter(pk=turno.pk)).get())
     record = corrected["smazzate"][number - 1]
     assert f"<{NEW}>" in str(map_players(system.player_fields, record, lambda ref: f"<{ref}>"))
-    game_smazzata_correct(turno=turno, number=number, record=record)
+    api.smazzata_correct(turno=turno, number=number, record=record)
     game_turno_close(turno=turno)
     assert figures(season) == before
     game_season_rescore(season=season)
@@ -239,7 +239,7 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
         (k, sm) for k, sm in enumerate(full["smazzate"], start=1) if sm.get("declarer")
     )
     other = next(p for p in full["players"] if p != record["declarer"])
-    game_smazzata_correct(turno=turno, number=number, record={**record, "declarer": other})
+    api.smazzata_correct(turno=turno, number=number, record={**record, "declarer": other})
     (entry,) = [
         e
         for e in turno_history(turno)

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from django.urls import reverse
 
+from scoring import api
 from scoring.models import Player, Season
-from scoring.services.games import game_smazzata_record
 from scoring.services.turni import turno_start
 from tests.helpers import grand_hand
 
@@ -53,10 +53,10 @@ def test_the_season_keeps_the_options_chosen_and_scores_with_them(segretario_cli
     turno = turno_start(season=season, date=dt.date(2026, 11, 20), players=P3, first_dealer="Anna")
     # preisskat.org's Grand hand with 4, schneider announced, declarer 89: 8 × 24 = 192,
     # counted once: −192, list −192 − 50 = −242, opponents +40
-    game_smazzata_record(turno=turno, record=grand_hand())
+    api.smazzata_record(turno=turno, record=grand_hand())
     # a Null ouvert (46) at a bid of 48, no trick: an overbid, −2 × 46 = −92, list −142
     null = {"declarer": "Carla", "game": "NULL", "bid": 48, "ouvert": True, "declarer_tricks": 0}
-    game_smazzata_record(turno=turno, record=null)
+    api.smazzata_record(turno=turno, record=null)
     rows = {
         sm.number: {r.player.name: r.points for r in sm.results.all()}
         for sm in turno.smazzate.all()

@@ -9,17 +9,11 @@ import random
 
 import pytest
 
+from scoring import api
 from scoring.models import Player, Seat, Turno
 from scoring.rules.problems import RuleViolation
 from scoring.rules.systems import systems
-from scoring.services.games import (
-    game_check,
-    game_record,
-    game_smazzata_record,
-    game_smazzata_undo,
-    game_turno_close,
-    game_turno_reopen,
-)
+from scoring.services.games import game_check, game_record, game_turno_close, game_turno_reopen
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
 
@@ -70,7 +64,7 @@ def test_random_turni_through_the_form_and_the_services(code):
             data = system.entry_data(rules, head, smazzata)
             typed = system.parse_entry(rules, head, data)
             assert system.check_smazzata(rules, head, typed) == [], (k, smazzata, typed)
-            stored = game_smazzata_record(turno=turno, record=typed, number=k)
+            stored = api.smazzata_record(turno=turno, record=typed, number=k)
             assert stored.number == k
         expected = system.score_turno(rules, {**record, "date": f"2026-10-{day:02d}"})
         totals = {s.player.name: s.total for s in Seat.objects.filter(turno=turno)}
@@ -84,5 +78,5 @@ def test_random_turni_through_the_form_and_the_services(code):
     last = Turno.objects.filter(season=season).order_by("-pk").first()
     game_turno_reopen(turno=last, reason="verifica")
     assert game_check(season) == []
-    game_smazzata_undo(turno=last)
+    api.smazzata_undo(turno=last)
     assert game_check(season) == []
