@@ -64,13 +64,13 @@ def pytest_collection_modifyitems(config, items):
 # club's build or the wait for it. The integration modules: the fifth pass (2026-11-28, all of
 # tests/integration in one process at load 5: 704 s of CPU over 1,488 s of wall, each module's
 # wall times 0.47 for its CPU); test_english_pages after its ledger checks were skipped (a
-# third less CPU). The property modules, the benchmarks' smoke runs and the settings: the third
-# pass.
+# third less CPU), test_history after its second season was built once (a quarter less).
+# The property modules, the benchmarks' smoke runs and the settings: the third pass.
 MODULE_SECONDS: dict[str, float] = {
     "tests/e2e/test_accessibility.py::TestTheClubCafAndTheItalianKings": 27,
     "tests/e2e/test_accessibility.py::TestLeKingSkatRaminoSegreteriaAdmin": 25,
     "tests/integration/test_documents.py": 25,
-    "tests/integration/test_history.py": 22,
+    "tests/integration/test_history.py": 17,
     "tests/integration/test_every_game_formats.py": 20,
     "tests/integration/test_english_pages.py": 20,
     "tests/e2e/test_segretario.py": 20,

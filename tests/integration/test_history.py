@@ -142,49 +142,34 @@ def s1(members, _club) -> Season:
     return Season.objects.get(pk=_club[0])
 
 
+@pytest.fixture(scope="class")
+def _two_seasons(_club, django_db_blocker) -> Iterator[tuple[int, int]]:
+    """The first season closed and the second (carried over from it) played, on the module's
+    club, built once for the class of the tests that ask for ``two_seasons``
+    (``TestTwoSeasons``: a scope kept inside the module's; it was built for each of its 10
+    tests)."""
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            from django.contrib.auth.models import User
+
+            s1 = Season.objects.get(pk=_club[0])
+            segretario = User.objects.get(pk=_club[1])
+            season_close(season=s1, user=segretario, reason="fine del campionato 2024-25")
+            s2 = season_new(name="2025-26", series_origin="carried", source=s1, user=segretario)
+            for date, seed, order in S2_GIORNATE:
+                play(s2, date, seed, order)
+        yield s1.pk, s2.pk
+
+
 @pytest.fixture
-def two_seasons(s1, segretario):
-    season_close(season=s1, user=segretario, reason="fine del campionato 2024-25")
-    s2 = season_new(name="2025-26", series_origin="carried", source=s1, user=segretario)
-    for date, seed, order in S2_GIORNATE:
-        play(s2, date, seed, order)
-    s1.refresh_from_db()
-    s2.refresh_from_db()
-    return s1, s2
+def two_seasons(members, _two_seasons) -> tuple[Season, Season]:
+    return Season.objects.get(pk=_two_seasons[0]), Season.objects.get(pk=_two_seasons[1])
 
 
 def _standing(season: Season) -> dict[str, tuple[int, Decimal, str]]:
     return {
         s.player.name: (s.place, s.score, s.series)
         for s in Standing.objects.filter(season=season).select_related("player")
-    }
-
-
-# -- the fixture is what the docstring says -------------------------------------------------------
-def test_the_fixture_holds_the_hand_computed_places_titles_and_league_points(two_seasons):
-    s1, s2 = two_seasons
-    seats = {
-        (s.turno.season.name, s.turno.giornata.date, s.player.name): s
-        for s in Seat.objects.select_related("turno__season", "turno__giornata", "player")
-    }
-    for season, giornate in (("2024-25", S1_GIORNATE), ("2025-26", S2_GIORNATE)):
-        for date, _seed, order in giornate:
-            assert [seats[(season, date, n)].place for n in order] == [1, 2, 3, 4]
-    g3 = seats[("2024-25", dt.date(2025, 1, 24), "Anna")]
-    assert g3.titles == ["SCUDETTO", "COPPA_CAMPIONI", "INTERCONTINENTALE"]
-    assert g3.league_points == D("6.00")
-    assert seats[("2024-25", dt.date(2025, 1, 31), "Bruno")].total == 114
-    assert _standing(s1) == {
-        "Anna": (1, D("12.00"), "A"),
-        "Bruno": (2, D("3.66"), "A"),
-        "Carla": (3, D("1.31"), "C1"),
-        "Dario": (4, D("0.65"), "C1"),
-    }
-    assert _standing(s2) == {
-        "Anna": (1, D("2.62"), "A"),
-        "Carla": (2, D("1.25"), "B"),
-        "Dario": (3, D("0.73"), "C2"),
-        "Bruno": (4, D("0.22"), "B"),
     }
 
 
@@ -269,41 +254,6 @@ def test_a_closed_generic_season_refuses_a_reopen(members, segretario):
 
 
 # -- a new season: carried over or reset ---------------------------------------------------------
-def test_carried_series_start_the_new_season_and_replay_clean(two_seasons):
-    s1, s2 = two_seasons
-    assert (s2.series_origin, s2.series_source) == ("carried", s1)
-    names = {e.player.pk: e.player.name for e in Enrollment.objects.select_related("player")}
-    assert {names[int(pk)]: c for pk, c in s2.start_series.items()} == {
-        "Anna": "A",
-        "Bruno": "A",
-        "Carla": "C1",
-        "Dario": "C1",
-    }
-    first = Seat.objects.filter(turno__season=s2, turno__giornata__date=dt.date(2025, 10, 3))
-    assert {s.player.name: (s.series_before, s.series_after, s.titles) for s in first} == {
-        "Carla": ("C1", "B", []),
-        "Dario": ("C1", "C1", []),
-        "Anna": ("A", "A", ["COPPA_ITALIA"]),
-        "Bruno": ("A", "B", ["RETROCESSIONE"]),
-    }
-    assert ledger_differences(seasons=[s1, s2]) == []
-    season_recompute(season=s2)  # a full replay from the start keeps every value
-    assert ledger_differences(seasons=[s2]) == []
-    assert _standing(s2)["Carla"] == (2, D("1.25"), "B")
-
-
-def test_check_ledger_sees_carried_series_that_are_not_the_source_final_ones(
-    two_seasons, ledger_unchecked
-):
-    _s1, s2 = two_seasons
-    wrong = {pk: "A" for pk in s2.start_series}
-    Season.objects.filter(pk=s2.pk).update(start_series=wrong)
-    s2.refresh_from_db()
-    fields = {d.field for d in ledger_differences(seasons=[s2])}
-    assert "serie finali riportate" in fields
-    assert "serie prima" in fields  # the stored seats started from C1, the replay from A
-
-
 def test_reset_gives_serie_a_to_everybody(s1, segretario):
     season_close(season=s1, user=segretario, reason="fine")
     s2 = season_new(name="2025-26", series_origin="reset", source=s1, user=segretario)
@@ -332,123 +282,7 @@ def test_carry_over_needs_a_closed_caf_source(s1):
     assert not Season.objects.filter(name__in=["2025-26", "Skat"]).exists()
 
 
-def test_a_late_member_of_a_carried_season_starts_from_the_top(two_seasons):
-    from scoring.models import Player
-
-    _s1, s2 = two_seasons
-    elena = Player.objects.create(name="Elena")
-    enrollment_add(season=s2, player=elena)
-    assert Standing.objects.get(season=s2, player=elena).series == "A"
-
-
-# -- the Albo d'oro -----------------------------------------------------------------------------
-def test_albo_doro_values_computed_by_hand(two_seasons):
-    albo = albo_doro()
-    s2_row, s1_row = albo.seasons
-    assert s1_row.season.name == "2024-25" and s1_row.closed and not s1_row.provisional
-    assert [(c.name, c.score) for c in s1_row.champions] == [("Anna", D("12.00"))]
-    assert s1_row.turni == 4
-    assert [(w.name, w.count) for w in s1_row.titles["SCUDETTO"]] == [("Anna", 3), ("Bruno", 1)]
-    assert s1_row.title_totals == {"SCUDETTO": 4, "COPPA_CAMPIONI": 2, "INTERCONTINENTALE": 1}
-    assert [(w.name, w.count) for w in s1_row.titles["COPPA_CAMPIONI"]] == [("Anna", 2)]
-    assert [(w.name, w.count) for w in s1_row.titles["INTERCONTINENTALE"]] == [("Anna", 1)]
-
-    assert s2_row.season.name == "2025-26" and s2_row.provisional
-    assert [(c.name, c.score) for c in s2_row.champions] == [("Anna", D("2.62"))]
-    assert s2_row.title_totals == {"SCUDETTO": 1}
-
-    records = {r.code: r for r in albo.records}
-
-    def holders(code):
-        return [(h.name, h.season, h.where) for h in records[code].holders]
-
-    assert records["BEST_TURNO"].value == D("6.00")
-    assert holders("BEST_TURNO") == [("Anna", "2024-25", "24/01/2025 #1")]
-    assert records["BEST_RATIO"].value == D("0.89")
-    assert holders("BEST_RATIO") == [("Bruno", "2024-25", "10/01/2025 #1")]
-    assert records["BEST_TOTAL"].value == 114
-    assert holders("BEST_TOTAL") == [("Bruno", "2024-25", "31/01/2025 #1")]
-    assert records["MOST_SCUDETTI"].value == 4
-    assert holders("MOST_SCUDETTI") == [("Anna", "", "")]
-    assert records["STREAK"].value == 3
-    assert holders("STREAK") == [("Anna", "2024-25", "10/01/2025 – 24/01/2025")]
-    made = [
-        name for date, seed, order in S1_GIORNATE + S2_GIORNATE for name in cappotti_of(seed, order)
-    ]
-    assert len(made) == 1  # the fixture holds one cappotto (2025-26, second giornata)
-    assert records["CAPPOTTI_TOTAL"].value == 1
-    assert holders("MOST_CAPPOTTI") == [(made[0], "", "")]
-    assert records["MOST_CAPPOTTI"].value == 1
-    assert Smazzata.objects.filter(cappotto__name=made[0]).count() == 1
-
-
-def test_albo_doro_queries_do_not_grow_with_the_seasons(two_seasons, segretario):
-    from scoring.demo_games import game_season
-
-    def count() -> int:
-        with CaptureQueriesContext(connection) as ctx:
-            albo_doro()
-        return len(ctx.captured_queries)
-
-    two = count()
-    # seasons, champions, turni, titles; two per turno record (best value, holders); Scudetti,
-    # cappotti; giornate and Scudetti for the streak
-    assert two == 14
-    game_season(code="ramino-101", name="Ramino 2025", players=PLAYERS, giornate=1, attendance=1.0)
-    s3 = season_create(name="2026-27", current=False)
-    play(s3, dt.date(2026, 10, 2), 28, PLAYERS)
-    assert count() == two
-    generic = next(r for r in albo_doro().seasons if r.season.name == "Ramino 2025")
-    assert len(generic.champions) >= 1 and generic.season.system.ledger == "records"
-
-
 # -- the pages ----------------------------------------------------------------------------------
-def test_albo_page_shows_champions_titles_and_records(client, two_seasons):
-    s1, _s2 = two_seasons
-    response = client.get(reverse("scoring:albo"))
-    assert response.status_code == 200
-    html = response.content.decode()
-    assert 'data-season="2024-25"' in html and 'data-season="2025-26"' in html
-    assert 'data-provisional="1"' in html
-    assert 'data-total="4"' in html  # the Scudetti of 2024-25
-    assert reverse("scoring:classifica", args=[s1.pk]) in html
-    assert 'data-value="114"' in html
-
-
-def test_the_classifica_of_a_closed_season_says_it_is_final(client, two_seasons):
-    s1, s2 = two_seasons
-    assert 'data-final="1"' in client.get(reverse("scoring:classifica", args=[s1.pk])).text
-    assert 'data-final="1"' not in client.get(reverse("scoring:classifica", args=[s2.pk])).text
-
-
-def test_member_history_across_seasons(client, two_seasons):
-    from scoring.models import Player
-
-    carla = Player.objects.get(name="Carla")
-    history = member_history(carla)
-    assert [m.season.name for m in history.seasons] == ["2025-26", "2024-25"]
-    new, old = history.seasons
-    assert (old.place, old.of, old.score, old.start_series, old.end_series) == (
-        3,
-        4,
-        D("1.31"),
-        "A",
-        "C1",
-    )
-    assert old.path == ["A", "B", "C1"]
-    assert (new.start_series, new.path, new.place) == ("C1", ["C1", "B"], 2)
-    assert history.seasons_played == 2 and history.championships == 0
-    assert history.titles == {"COPPA_ITALIA": 1, "UEFA": 1, "RETROCESSIONE": 2}
-    anna = member_history(Player.objects.get(name="Anna"))
-    assert anna.championships == 1  # 2024-25, closed; 2025-26 is still open
-    assert anna.titles["SCUDETTO"] == 4
-    page = client.get(reverse("scoring:player_history", args=[carla.pk]))
-    assert page.status_code == 200
-    assert 'data-season="2024-25"' in page.text and "badge-champion" not in page.text
-    season_page = client.get(reverse("scoring:player", args=[carla.pk])).text
-    assert reverse("scoring:player_history", args=[carla.pk]) in season_page
-
-
 def test_the_segretario_closes_a_season_from_the_dashboard(segretario_client, s1):
     dashboard = segretario_client.get(reverse("scoring:segreteria") + f"?stagione={s1.pk}")
     url = reverse("scoring:season_close", args=[s1.pk])
@@ -555,23 +389,6 @@ def test_the_admin_keeps_a_closed_season_frozen(client, admin_user, make_season,
     assert not Enrollment.objects.filter(season=season, player=newcomer).exists()
 
 
-def test_a_backup_restores_the_closed_season_and_the_carried_series(
-    two_seasons, tmp_path, sequences_high_water
-):
-    import io
-
-    from django.core.management import call_command
-
-    path = tmp_path / "club.json"
-    call_command("backup", str(path), stdout=io.StringIO())
-    call_command("restore", str(path), "--force", stdout=io.StringIO())
-    s1, s2 = Season.objects.get(name="2024-25"), Season.objects.get(name="2025-26")
-    assert s1.closed_at is not None and s1.closed_by.username == "segretario"
-    assert (s2.series_origin, s2.series_source, s2.closed_at) == ("carried", s1, None)
-    assert sorted(s2.start_series.values()) == ["A", "A", "C1", "C1"]
-    assert ledger_differences() == []
-
-
 def test_the_engine_starts_a_season_from_the_series_it_is_given():
     from scoring.rules.caf import TableResult, play_season, starting_state
 
@@ -619,3 +436,202 @@ def test_the_new_season_form_accepts_its_defaults_for_every_game(
         None,
         {},
     )
+
+
+# -- on two seasons: the first closed, the second carried over from it ----------------------
+class TestTwoSeasons:
+    """The tests on the first season closed and the second played on it (``two_seasons``,
+    built once for the class on the module's club)."""
+
+    # the fixture is what the docstring says
+    def test_the_fixture_holds_the_hand_computed_places_titles_and_league_points(self, two_seasons):
+        s1, s2 = two_seasons
+        seats = {
+            (s.turno.season.name, s.turno.giornata.date, s.player.name): s
+            for s in Seat.objects.select_related("turno__season", "turno__giornata", "player")
+        }
+        for season, giornate in (("2024-25", S1_GIORNATE), ("2025-26", S2_GIORNATE)):
+            for date, _seed, order in giornate:
+                assert [seats[(season, date, n)].place for n in order] == [1, 2, 3, 4]
+        g3 = seats[("2024-25", dt.date(2025, 1, 24), "Anna")]
+        assert g3.titles == ["SCUDETTO", "COPPA_CAMPIONI", "INTERCONTINENTALE"]
+        assert g3.league_points == D("6.00")
+        assert seats[("2024-25", dt.date(2025, 1, 31), "Bruno")].total == 114
+        assert _standing(s1) == {
+            "Anna": (1, D("12.00"), "A"),
+            "Bruno": (2, D("3.66"), "A"),
+            "Carla": (3, D("1.31"), "C1"),
+            "Dario": (4, D("0.65"), "C1"),
+        }
+        assert _standing(s2) == {
+            "Anna": (1, D("2.62"), "A"),
+            "Carla": (2, D("1.25"), "B"),
+            "Dario": (3, D("0.73"), "C2"),
+            "Bruno": (4, D("0.22"), "B"),
+        }
+
+    # a new season carried over
+    def test_carried_series_start_the_new_season_and_replay_clean(self, two_seasons):
+        s1, s2 = two_seasons
+        assert (s2.series_origin, s2.series_source) == ("carried", s1)
+        names = {e.player.pk: e.player.name for e in Enrollment.objects.select_related("player")}
+        assert {names[int(pk)]: c for pk, c in s2.start_series.items()} == {
+            "Anna": "A",
+            "Bruno": "A",
+            "Carla": "C1",
+            "Dario": "C1",
+        }
+        first = Seat.objects.filter(turno__season=s2, turno__giornata__date=dt.date(2025, 10, 3))
+        assert {s.player.name: (s.series_before, s.series_after, s.titles) for s in first} == {
+            "Carla": ("C1", "B", []),
+            "Dario": ("C1", "C1", []),
+            "Anna": ("A", "A", ["COPPA_ITALIA"]),
+            "Bruno": ("A", "B", ["RETROCESSIONE"]),
+        }
+        assert ledger_differences(seasons=[s1, s2]) == []
+        season_recompute(season=s2)  # a full replay from the start keeps every value
+        assert ledger_differences(seasons=[s2]) == []
+        assert _standing(s2)["Carla"] == (2, D("1.25"), "B")
+
+    def test_check_ledger_sees_carried_series_that_are_not_the_source_final_ones(
+        self, two_seasons, ledger_unchecked
+    ):
+        _s1, s2 = two_seasons
+        wrong = {pk: "A" for pk in s2.start_series}
+        Season.objects.filter(pk=s2.pk).update(start_series=wrong)
+        s2.refresh_from_db()
+        fields = {d.field for d in ledger_differences(seasons=[s2])}
+        assert "serie finali riportate" in fields
+        assert "serie prima" in fields  # the stored seats started from C1, the replay from A
+
+    def test_a_late_member_of_a_carried_season_starts_from_the_top(self, two_seasons):
+        from scoring.models import Player
+
+        _s1, s2 = two_seasons
+        elena = Player.objects.create(name="Elena")
+        enrollment_add(season=s2, player=elena)
+        assert Standing.objects.get(season=s2, player=elena).series == "A"
+
+    # the Albo d'oro
+    def test_albo_doro_values_computed_by_hand(self, two_seasons):
+        albo = albo_doro()
+        s2_row, s1_row = albo.seasons
+        assert s1_row.season.name == "2024-25" and s1_row.closed and not s1_row.provisional
+        assert [(c.name, c.score) for c in s1_row.champions] == [("Anna", D("12.00"))]
+        assert s1_row.turni == 4
+        assert [(w.name, w.count) for w in s1_row.titles["SCUDETTO"]] == [("Anna", 3), ("Bruno", 1)]
+        assert s1_row.title_totals == {"SCUDETTO": 4, "COPPA_CAMPIONI": 2, "INTERCONTINENTALE": 1}
+        assert [(w.name, w.count) for w in s1_row.titles["COPPA_CAMPIONI"]] == [("Anna", 2)]
+        assert [(w.name, w.count) for w in s1_row.titles["INTERCONTINENTALE"]] == [("Anna", 1)]
+
+        assert s2_row.season.name == "2025-26" and s2_row.provisional
+        assert [(c.name, c.score) for c in s2_row.champions] == [("Anna", D("2.62"))]
+        assert s2_row.title_totals == {"SCUDETTO": 1}
+
+        records = {r.code: r for r in albo.records}
+
+        def holders(code):
+            return [(h.name, h.season, h.where) for h in records[code].holders]
+
+        assert records["BEST_TURNO"].value == D("6.00")
+        assert holders("BEST_TURNO") == [("Anna", "2024-25", "24/01/2025 #1")]
+        assert records["BEST_RATIO"].value == D("0.89")
+        assert holders("BEST_RATIO") == [("Bruno", "2024-25", "10/01/2025 #1")]
+        assert records["BEST_TOTAL"].value == 114
+        assert holders("BEST_TOTAL") == [("Bruno", "2024-25", "31/01/2025 #1")]
+        assert records["MOST_SCUDETTI"].value == 4
+        assert holders("MOST_SCUDETTI") == [("Anna", "", "")]
+        assert records["STREAK"].value == 3
+        assert holders("STREAK") == [("Anna", "2024-25", "10/01/2025 – 24/01/2025")]
+        made = [
+            name
+            for date, seed, order in S1_GIORNATE + S2_GIORNATE
+            for name in cappotti_of(seed, order)
+        ]
+        assert len(made) == 1  # the fixture holds one cappotto (2025-26, second giornata)
+        assert records["CAPPOTTI_TOTAL"].value == 1
+        assert holders("MOST_CAPPOTTI") == [(made[0], "", "")]
+        assert records["MOST_CAPPOTTI"].value == 1
+        assert Smazzata.objects.filter(cappotto__name=made[0]).count() == 1
+
+    def test_albo_doro_queries_do_not_grow_with_the_seasons(self, two_seasons, segretario):
+        from scoring.demo_games import game_season
+
+        def count() -> int:
+            with CaptureQueriesContext(connection) as ctx:
+                albo_doro()
+            return len(ctx.captured_queries)
+
+        two = count()
+        # seasons, champions, turni, titles; two per turno record (best value, holders); Scudetti,
+        # cappotti; giornate and Scudetti for the streak
+        assert two == 14
+        game_season(
+            code="ramino-101", name="Ramino 2025", players=PLAYERS, giornate=1, attendance=1.0
+        )
+        s3 = season_create(name="2026-27", current=False)
+        play(s3, dt.date(2026, 10, 2), 28, PLAYERS)
+        assert count() == two
+        generic = next(r for r in albo_doro().seasons if r.season.name == "Ramino 2025")
+        assert len(generic.champions) >= 1 and generic.season.system.ledger == "records"
+
+    # the pages
+    def test_albo_page_shows_champions_titles_and_records(self, client, two_seasons):
+        s1, _s2 = two_seasons
+        response = client.get(reverse("scoring:albo"))
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert 'data-season="2024-25"' in html and 'data-season="2025-26"' in html
+        assert 'data-provisional="1"' in html
+        assert 'data-total="4"' in html  # the Scudetti of 2024-25
+        assert reverse("scoring:classifica", args=[s1.pk]) in html
+        assert 'data-value="114"' in html
+
+    def test_the_classifica_of_a_closed_season_says_it_is_final(self, client, two_seasons):
+        s1, s2 = two_seasons
+        assert 'data-final="1"' in client.get(reverse("scoring:classifica", args=[s1.pk])).text
+        assert 'data-final="1"' not in client.get(reverse("scoring:classifica", args=[s2.pk])).text
+
+    def test_member_history_across_seasons(self, client, two_seasons):
+        from scoring.models import Player
+
+        carla = Player.objects.get(name="Carla")
+        history = member_history(carla)
+        assert [m.season.name for m in history.seasons] == ["2025-26", "2024-25"]
+        new, old = history.seasons
+        assert (old.place, old.of, old.score, old.start_series, old.end_series) == (
+            3,
+            4,
+            D("1.31"),
+            "A",
+            "C1",
+        )
+        assert old.path == ["A", "B", "C1"]
+        assert (new.start_series, new.path, new.place) == ("C1", ["C1", "B"], 2)
+        assert history.seasons_played == 2 and history.championships == 0
+        assert history.titles == {"COPPA_ITALIA": 1, "UEFA": 1, "RETROCESSIONE": 2}
+        anna = member_history(Player.objects.get(name="Anna"))
+        assert anna.championships == 1  # 2024-25, closed; 2025-26 is still open
+        assert anna.titles["SCUDETTO"] == 4
+        page = client.get(reverse("scoring:player_history", args=[carla.pk]))
+        assert page.status_code == 200
+        assert 'data-season="2024-25"' in page.text and "badge-champion" not in page.text
+        season_page = client.get(reverse("scoring:player", args=[carla.pk])).text
+        assert reverse("scoring:player_history", args=[carla.pk]) in season_page
+
+    # the backup
+    def test_a_backup_restores_the_closed_season_and_the_carried_series(
+        self, two_seasons, tmp_path, sequences_high_water
+    ):
+        import io
+
+        from django.core.management import call_command
+
+        path = tmp_path / "club.json"
+        call_command("backup", str(path), stdout=io.StringIO())
+        call_command("restore", str(path), "--force", stdout=io.StringIO())
+        s1, s2 = Season.objects.get(name="2024-25"), Season.objects.get(name="2025-26")
+        assert s1.closed_at is not None and s1.closed_by.username == "segretario"
+        assert (s2.series_origin, s2.series_source, s2.closed_at) == ("carried", s1, None)
+        assert sorted(s2.start_series.values()) == ["A", "A", "C1", "C1"]
+        assert ledger_differences() == []
