@@ -26,7 +26,10 @@ RESULT_ACTIONS = {
     "~": gettext_lazy("modifica risultato"),
     "-": gettext_lazy("eliminazione risultato"),
 }
-IGNORED_FIELDS = {"recorded_at", "history_date"}
+# not shown as changes: when (the entry's time) and who recorded a deal (the entry's user)
+IGNORED_FIELDS = {"recorded_at", "history_date", "recorded_by"}
+# a deal's fields that name a member (the history keeps their ids): shown by name
+PLAYER_FIELDS = {"caller", "dealer", "cappotto"}
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,8 @@ def turno_history(turno: Turno) -> list[AuditEntry]:
     def shown(field: str, value: Any) -> Any:  # a record names players by seat: show names
         if field == "record" and value:
             return record_names(system, value, by_seat)
+        if field in PLAYER_FIELDS and value is not None:  # the chiamante, dealer, cappotto
+            return names.get(value, value)
         return _value(h, field, value)
 
     numbers = {h.id: h.number for h in sm_hist}

@@ -247,6 +247,9 @@ def test_the_change_trail_shows_a_corrected_record_with_names():
     ]  # the changed fields by their labels (the model's verbose names), not their keys
     assert f"'declarer': '{record['declarer']}'" in entry.detail
     assert f"'declarer': '{other}'" in entry.detail
+    # the member a column names, by name, never by the id the history keeps
+    assert f"chiamante: {record['declarer']} → {other}" in entry.detail
+    assert not re.search(r": \d+ → \d+", entry.detail), entry.detail
     # the points rescored in place (each changed row saved): by player and points, no count
     # (Skat has none)
     rescored = [e for e in turno_history(turno) if e.action == "modifica risultato"]
