@@ -88,6 +88,12 @@ SERVICES_TESTS = {
         "tests/integration/test_ledger.py",
         "tests/integration/test_turni_edges.py",
     ],
+    # the deal, penalità and sanction writes of every game (the one recording path)
+    "deals.py": [
+        "tests/integration/test_services.py",
+        "tests/integration/test_turni_edges.py",
+        "tests/integration/test_games.py",
+    ],
     "season.py": [
         # the generic games' season fold (closed_seats_by_giornata, game_states_fill): a Ramino
         # match closed and its Classifica stored
@@ -227,7 +233,7 @@ EQUIVALENT: dict[str, str] = {
         "seat figures: every seat of a closed turno calls at least once (see 528:23), and the "
         "grouped count over the callers sets `scazzate` with `calls`, overwriting the initial 0"
     ),
-    "scoring/services/turni.py:164:25:constant:0": (
+    "scoring/services/turni.py:151:25:constant:0": (
         "turno_start enrols only the players missing from `enrolled`, read under the season's "
         "lock that every enrolment takes, so no conflict is left for `ignore_conflicts` to "
         "ignore (only a write bypassing the services could race it)"
