@@ -57,7 +57,9 @@ __all__ = [
 
 
 def _problem(code: str, message: str, **kw: Any) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
+    """A refusal whose ``message`` is marked with ``gettext_noop``: said in the reader's
+    language (:mod:`scoring.problem_text`)."""
+    return RuleViolation([Problem.said(code, message, **kw)])
 
 
 def _season_of(season: Season | int) -> Season:
@@ -65,7 +67,7 @@ def _season_of(season: Season | int) -> Season:
         return season
     found = Season.objects.filter(pk=season).first() if _is_key(season) else None
     if found is None:
-        raise _problem("SEASON_MISSING", "stagione inesistente", field="season")
+        raise _problem("SEASON_MISSING", gettext_noop("stagione inesistente"), field="season")
     return found
 
 
@@ -76,7 +78,7 @@ def _turno_of(turno: Turno | int) -> Turno:
         Turno.objects.select_related("season").filter(pk=turno).first() if _is_key(turno) else None
     )
     if found is None:
-        raise _problem("TURNO_MISSING", "turno inesistente", field="turno")
+        raise _problem("TURNO_MISSING", gettext_noop("turno inesistente"), field="turno")
     return found
 
 
@@ -160,7 +162,7 @@ def turno_start(
     created as members in the same transaction (none is created if the turno does not start)."""
     season = _season_of(season)
     if not isinstance(date, dt.date):
-        raise _problem("DATE", "la data del turno non è valida", field="date")
+        raise _problem("DATE", gettext_noop("la data del turno non è valida"), field="date")
     season_lock(season)
     _members_create(new_members, seated=players)
     return _turni.turno_start(
@@ -240,7 +242,9 @@ def penalita_add(
 @transaction.atomic
 def penalita_remove(*, penalita: Penalita | int, user: Any = None) -> None:
     """Delete a penalità of an open turno."""
-    found = _of_a_turno(Penalita, penalita, "PENALITA_MISSING", "penalità inesistente", "penalita")
+    found = _of_a_turno(
+        Penalita, penalita, "PENALITA_MISSING", gettext_noop("penalità inesistente"), "penalita"
+    )
     ledger_of(found.turno.season).penalita_remove(penalita=found, user=user)
 
 
@@ -307,7 +311,9 @@ def sanction_add(*, turno: Turno | int, player: str, reason: str, user: Any = No
 @transaction.atomic
 def sanction_remove(*, sanction: Sanction | int, user: Any = None) -> None:
     """Delete a Retrocessione per contatore of an open turno."""
-    found = _of_a_turno(Sanction, sanction, "SANCTION_MISSING", "sanzione inesistente", "sanction")
+    found = _of_a_turno(
+        Sanction, sanction, "SANCTION_MISSING", gettext_noop("sanzione inesistente"), "sanction"
+    )
     ledger_of(found.turno.season).sanction_remove(sanction=found, user=user)
 
 

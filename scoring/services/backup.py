@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from typing import Any
@@ -55,11 +55,12 @@ from scoring.rules.caf.interchange import (
     smazzata_to_input,
 )
 from scoring.rules.caf.ruleset import json_strings
-from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop
+from scoring.rules.problems import Problem, RuleViolation, Said, gettext_noop, said, said_joined
 from scoring.rules.systems import systems
 from scoring.rules.text import TextError, clean_text
 from scoring.services.bulk import insert_rows
 from scoring.services.deals import penalita_add, sanction_add, smazzata_record
+from scoring.services.differences import problem_said
 from scoring.services.interchange import season_import
 from scoring.services.jsonstream import Stream, materialize
 from scoring.services.ledger import season_differences
@@ -338,9 +339,17 @@ class _Problems:
     def __init__(self) -> None:
         self.items: list[Problem] = []
 
-    def add(self, code: str, message: str, field: str | None = None) -> None:
+    def add(
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``message`` marked with ``gettext_noop``, its values ``params`` apart: the problem
+        is said in the reader's language."""
         if len(self.items) < MAX_PROBLEMS:
-            self.items.append(Problem(code, message, field=field))
+            self.items.append(Problem.said(code, message, params, field=field))
 
     def raise_any(self) -> None:
         if self.items:
@@ -349,113 +358,148 @@ class _Problems:
 
 # a season's problem found by the restore's replay
 IN_SEASON = gettext_noop("stagione %(season)s: %(message)s")
+REPEATED = gettext_noop("(ripetute)")  # columns named twice in a table
+PRIMARY_KEY = gettext_noop("chiave primaria")
 NOT_EMPTY = gettext_noop(
     "il database contiene già dati: il ripristino li sovrascriverebbe "
     "(usare --force per cancellarli)"
 )
 
 
-def _fail(code: str, message: str) -> RuleViolation:
-    return RuleViolation([Problem(code, message)])
+def _fail(code: str, message: str, params: Mapping[str, Any] | None = None) -> RuleViolation:
+    """A refusal in the reader's language (``message`` marked with ``gettext_noop``)."""
+    return RuleViolation([Problem.said(code, message, params)])
 
 
 INT_RANGES = BaseDatabaseOperations.integer_field_ranges
+NUL = gettext_noop("contiene un carattere NUL")
+
+
+def _wrong(template: str, **params: Any) -> ValueError:
+    """What is wrong with a value, said in the reader's language (a :class:`Said`)."""
+    return ValueError(said(template, **params))
+
+
+def _error(exc: Exception) -> Any:
+    """The text of ``exc`` to put in a problem: its :class:`Said` (translated when the problem
+    is said) or its text as it is."""
+    text = exc.args[0] if len(exc.args) == 1 else None
+    return text if isinstance(text, Said) else str(exc)
 
 
 def _load(field: models.Field, raw: Any) -> Any:
     """The Python value of ``raw`` for ``field``, or ValueError saying what is wrong with it."""
     if raw is None:
         if not field.null:
-            raise ValueError("non può essere vuoto (null)")
+            raise _wrong(gettext_noop("non può essere vuoto (null)"))
         return None
     kind = field.get_internal_type()
     if field.is_relation:
         if _is_user(field):
             if not isinstance(raw, str):
-                raise ValueError("deve essere il nome di un utente")
+                raise _wrong(gettext_noop("deve essere il nome di un utente"))
             return raw
         kind = field.target_field.get_internal_type()
         if kind in ("AutoField", "BigAutoField"):
             kind = "IntegerField"
     if kind in INT_RANGES or kind in ("AutoField", "BigAutoField"):
         if not isinstance(raw, int) or isinstance(raw, bool):
-            raise ValueError(f"deve essere un intero, non {raw!r:.40}")
+            raise _wrong(gettext_noop("deve essere un intero, non %(value)s"), value=f"{raw!r:.40}")
         low, high = INT_RANGES.get(kind, INT_RANGES["BigIntegerField"])
         if not low <= raw <= high:
-            raise ValueError(f"{raw} è fuori dall'intervallo {low}..{high}")
+            raise _wrong(
+                gettext_noop("%(value)s è fuori dall'intervallo %(low)s..%(high)s"),
+                value=raw,
+                low=low,
+                high=high,
+            )
         value: Any = raw
     elif kind == "BooleanField":
         if not isinstance(raw, bool):
-            raise ValueError(f"deve essere true o false, non {raw!r:.40}")
+            raise _wrong(
+                gettext_noop("deve essere true o false, non %(value)s"), value=f"{raw!r:.40}"
+            )
         value = raw
     elif kind in ("CharField", "TextField"):
         if not isinstance(raw, str):
-            raise ValueError(f"deve essere un testo, non {raw!r:.40}")
+            raise _wrong(gettext_noop("deve essere un testo, non %(value)s"), value=f"{raw!r:.40}")
         if "\x00" in raw:
-            raise ValueError("contiene un carattere NUL")
+            raise _wrong(NUL)
         value = raw
     elif kind == "DecimalField":
         if not isinstance(raw, str | int) or isinstance(raw, bool):
-            raise ValueError(f"deve essere un numero decimale in un testo, non {raw!r:.40}")
+            raise _wrong(
+                gettext_noop("deve essere un numero decimale in un testo, non %(value)s"),
+                value=f"{raw!r:.40}",
+            )
         try:
             value = decimal.Decimal(raw)
         except decimal.InvalidOperation:
-            raise ValueError(f"{raw!r:.40} non è un numero decimale") from None
+            raise _wrong(
+                gettext_noop("%(value)s non è un numero decimale"), value=f"{raw!r:.40}"
+            ) from None
     elif kind == "DateTimeField":
         value = parse_datetime(raw) if isinstance(raw, str) else None
         if value is None or value.tzinfo is None:
-            raise ValueError(f"{raw!r:.40} non è una data e ora ISO con fuso orario")
+            raise _wrong(
+                gettext_noop("%(value)s non è una data e ora ISO con fuso orario"),
+                value=f"{raw!r:.40}",
+            )
     elif kind == "DateField":
         value = parse_date(raw) if isinstance(raw, str) else None
         if value is None:
-            raise ValueError(f"{raw!r:.40} non è una data ISO (AAAA-MM-GG)")
+            raise _wrong(
+                gettext_noop("%(value)s non è una data ISO (AAAA-MM-GG)"), value=f"{raw!r:.40}"
+            )
     elif kind == "JSONField":
         if any("\x00" in t for t in json_strings(raw)):  # PostgreSQL's jsonb refuses NUL
-            raise ValueError("contiene un carattere NUL")
+            raise _wrong(NUL)
         value = raw
     else:  # a column type this code does not know: refuse rather than guess
-        raise ValueError(f"tipo di colonna {kind} non gestito")
+        raise _wrong(gettext_noop("tipo di colonna %(kind)s non gestito"), kind=kind)
     if not field.is_relation and kind not in ("JSONField", "BooleanField"):
         try:
             field.run_validators(value)
-            if field.choices and value not in {c for c, _ in field.flatchoices}:
-                raise ValidationError(f"{value!r} non è tra i valori ammessi")
         except ValidationError as exc:
             raise ValueError("; ".join(exc.messages)) from None
+        if field.choices and value not in {c for c, _ in field.flatchoices}:
+            raise _wrong(gettext_noop("%(value)s non è tra i valori ammessi"), value=repr(value))
     return value
 
 
 def _check_titles_list(value: Any) -> None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError("deve essere un elenco di codici di titolo")
+        raise _wrong(gettext_noop("deve essere un elenco di codici di titolo"))
 
 
 def _check_titles_count(value: Any) -> None:
     if not isinstance(value, dict) or not all(
         isinstance(v, int) and not isinstance(v, bool) for v in value.values()
     ):
-        raise ValueError("deve associare a ogni titolo un numero intero")
+        raise _wrong(gettext_noop("deve associare a ogni titolo un numero intero"))
 
 
 def _check_rules(value: Any) -> None:
     """A rule set some game accepts (the season's own game checks it in
     :func:`_verify_with_engine`)."""
     if not isinstance(value, dict):
-        raise ValueError("il regolamento deve essere un oggetto JSON")
-    refused: list[str] = []
+        raise _wrong(gettext_noop("il regolamento deve essere un oggetto JSON"))
+    refused: list[Said] = []
     for system in systems():
         try:
             system.rules(value)
         except RuleViolation as exc:
-            refused.append("; ".join(p.message for p in exc.problems))
+            refused.append(said_joined("; ", [problem_said(p) for p in exc.problems]))
             continue
         return
-    raise ValueError(f"nessun gioco accetta il regolamento ({refused[0]})")
+    raise _wrong(
+        gettext_noop("nessun gioco accetta il regolamento (%(problems)s)"), problems=refused[0]
+    )
 
 
 def _check_state(value: Any) -> None:
     if not isinstance(value, dict):
-        raise ValueError("deve essere un oggetto JSON")
+        raise _wrong(gettext_noop("deve essere un oggetto JSON"))
 
 
 # JSON columns whose shape the pages rely on
@@ -494,13 +538,18 @@ LEGACY_COLUMNS: dict[str, dict[str, models.Field]] = {
 def _parse_users(data: Any, problems: _Problems) -> list[dict[str, Any]]:
     User = get_user_model()
     if not isinstance(data, list):
-        problems.add("BACKUP_USERS", "users: deve essere un elenco", field="users")
+        problems.add("BACKUP_USERS", gettext_noop("users: deve essere un elenco"), field="users")
         return []
     users, seen = [], set()
     for i, raw in enumerate(data):
         where = f"users[{i}]"
         if not isinstance(raw, dict):
-            problems.add("BACKUP_USERS", f"{where}: deve essere un oggetto", field=where)
+            problems.add(
+                "BACKUP_USERS",
+                gettext_noop("%(where)s: deve essere un oggetto"),
+                field=where,
+                params={"where": where},
+            )
             continue
         user: dict[str, Any] = {}
         for name in USER_FIELDS:
@@ -508,16 +557,29 @@ def _parse_users(data: Any, problems: _Problems) -> list[dict[str, Any]]:
             try:
                 user[name] = _load(field, raw.get(name, field.get_default()))
             except ValueError as exc:
-                problems.add("BACKUP_VALUE", f"{where}.{name}: {exc}", field=f"{where}.{name}")
+                problems.add(
+                    "BACKUP_VALUE",
+                    gettext_noop("%(where)s: %(error)s"),
+                    field=f"{where}.{name}",
+                    params={"where": f"{where}.{name}", "error": _error(exc)},
+                )
         groups = raw.get("groups", [])
         if not isinstance(groups, list) or not all(
             isinstance(g, str) and 0 < len(g) <= 150 and "\x00" not in g for g in groups
         ):
-            problems.add("BACKUP_VALUE", f"{where}.groups: elenco di nomi di gruppo non valido")
+            problems.add(
+                "BACKUP_VALUE",
+                gettext_noop("%(where)s.groups: elenco di nomi di gruppo non valido"),
+                params={"where": where},
+            )
             groups = []
         user["groups"] = groups
         if user.get("username") in seen:
-            problems.add("BACKUP_DUPLICATE", f"{where}: l'utente {user['username']!r} è ripetuto")
+            problems.add(
+                "BACKUP_DUPLICATE",
+                gettext_noop("%(where)s: l'utente %(username)s è ripetuto"),
+                params={"where": where, "username": repr(user["username"])},
+            )
         seen.add(user.get("username"))
         users.append(user)
     return users
@@ -525,32 +587,53 @@ def _parse_users(data: Any, problems: _Problems) -> list[dict[str, Any]]:
 
 def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
     if not isinstance(data, dict):
-        problems.add("BACKUP_TABLES", "tables: deve essere un oggetto", field="tables")
+        problems.add(
+            "BACKUP_TABLES", gettext_noop("tables: deve essere un oggetto"), field="tables"
+        )
         return []
     known = {m._meta.label_lower: m for m in backed_up_models()}
     for label in data:
         if label not in known:
-            problems.add("BACKUP_TABLE_UNKNOWN", f"tabella sconosciuta: {label!r:.60}", field=label)
+            problems.add(
+                "BACKUP_TABLE_UNKNOWN",
+                gettext_noop("tabella sconosciuta: %(table)s"),
+                field=label,
+                params={"table": f"{label!r:.60}"},
+            )
     tables = []
     for label, model in known.items():
         raw = data.get(label, {"columns": [], "rows": []})
         if not isinstance(raw, dict) or not isinstance(raw.get("rows"), list):
-            problems.add("BACKUP_TABLE", f"{label}: servono 'columns' e 'rows'", field=label)
+            problems.add(
+                "BACKUP_TABLE",
+                gettext_noop("%(table)s: servono 'columns' e 'rows'"),
+                field=label,
+                params={"table": label},
+            )
             continue
         by_name = {f.name: f for f in _columns(model)}
         legacy = LEGACY_COLUMNS.get(label, {})
         columns = raw.get("columns")
         if not isinstance(columns, list) or not all(isinstance(c, str) for c in columns):
-            problems.add("BACKUP_TABLE", f"{label}.columns: deve elencare le colonne", field=label)
+            problems.add(
+                "BACKUP_TABLE",
+                gettext_noop("%(table)s.columns: deve elencare le colonne"),
+                field=label,
+                params={"table": label},
+            )
             continue
         wrong = [c for c in columns if c not in by_name and c not in legacy] + (
-            ["(ripetute)"] if len(set(columns)) != len(columns) else []
+            [Said(REPEATED)] if len(set(columns)) != len(columns) else []
         )
         if wrong or model._meta.pk.name not in columns:
             problems.add(
                 "BACKUP_COLUMNS",
-                f"{label}: colonne sconosciute o mancanti: {', '.join(wrong) or 'chiave primaria'}",
+                gettext_noop("%(table)s: colonne sconosciute o mancanti: %(columns)s"),
                 field=label,
+                params={
+                    "table": label,
+                    "columns": said_joined(", ", wrong) if wrong else Said(PRIMARY_KEY),
+                },
             )
             continue
         fields = [by_name[c] if c in by_name else legacy[c] for c in columns]
@@ -561,7 +644,10 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
         for i, row in enumerate(raw["rows"]):
             if not isinstance(row, list) or len(row) != len(columns):
                 problems.add(
-                    "BACKUP_ROW", f"{label}, riga {i + 1}: servono {len(columns)} valori", label
+                    "BACKUP_ROW",
+                    gettext_noop("%(table)s, riga %(row)s: servono %(count)s valori"),
+                    label,
+                    params={"table": label, "row": i + 1, "count": len(columns)},
                 )
                 continue
             values = []
@@ -575,8 +661,14 @@ def _parse_tables(data: Any, problems: _Problems) -> list[_Table]:
                 except ValueError as exc:
                     problems.add(
                         "BACKUP_VALUE",
-                        f"{label}, riga {i + 1}, {f.name}: {exc}",
+                        gettext_noop("%(table)s, riga %(row)s, %(column)s: %(error)s"),
                         f"{label}.{f.name}",
+                        params={
+                            "table": label,
+                            "row": i + 1,
+                            "column": f.name,
+                            "error": _error(exc),
+                        },
                     )
                 values.append(value)
             for c, k in old.items():
@@ -594,7 +686,11 @@ def _check_references(tables: list[_Table], usernames: set[str], problems: _Prob
         ids = [r[k] for r in t.rows]
         keys[t.model] = set(ids)
         if len(keys[t.model]) != len(ids):
-            problems.add("BACKUP_DUPLICATE", f"{t.model._meta.label_lower}: chiavi ripetute")
+            problems.add(
+                "BACKUP_DUPLICATE",
+                gettext_noop("%(table)s: chiavi ripetute"),
+                params={"table": t.model._meta.label_lower},
+            )
     for t in tables:
         label = t.model._meta.label_lower
         for k, f in enumerate(t.fields):
@@ -605,8 +701,16 @@ def _check_references(tables: list[_Table], usernames: set[str], problems: _Prob
                 if row[k] is not None and row[k] not in target:
                     problems.add(
                         "BACKUP_REFERENCE",
-                        f"{label}, riga {i + 1}, {f.name}: {row[k]!r:.40} non esiste nel backup",
+                        gettext_noop(
+                            "%(table)s, riga %(row)s, %(column)s: %(value)s non esiste nel backup"
+                        ),
                         f"{label}.{f.name}",
+                        params={
+                            "table": label,
+                            "row": i + 1,
+                            "column": f.name,
+                            "value": f"{row[k]!r:.40}",
+                        },
                     )
 
 
@@ -688,7 +792,7 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
     if isinstance(data, dict) and data.get("format") == LEGACY_BACKUP_FORMAT:
         return legacy_backup_restore(data=data, force=force, user=user)
     if not isinstance(data, dict) or data.get("format") != BACKUP_FORMAT:
-        raise _fail("FORMAT", f"non è un backup {BACKUP_FORMAT}")
+        raise _fail("FORMAT", gettext_noop("non è un backup %(format)s"), {"format": BACKUP_FORMAT})
     problems = _Problems()
     users = _parse_users(data.get("users", []), problems)
     tables = _parse_tables(data.get("tables"), problems)
@@ -716,7 +820,9 @@ def backup_restore(*, data: Any, force: bool = False, user=None) -> list[Season]
             _fill_player_figures()
     except DatabaseError as exc:  # a unique or check constraint of the database
         raise _fail(
-            "BACKUP_CONSTRAINT", f"il backup viola un vincolo del database: {exc}"
+            "BACKUP_CONSTRAINT",
+            gettext_noop("il backup viola un vincolo del database: %(error)s"),
+            {"error": _error(exc)},
         ) from None
     _verify_with_engine()
     return list(Season.objects.order_by("pk"))
@@ -735,7 +841,7 @@ def legacy_backup_restore(*, data: dict, force: bool = False, user=None) -> list
         wipe_club()
     members, seasons = _legacy_members(data.get("members")), data.get("seasons") or []
     if not isinstance(seasons, list) or not all(isinstance(d, dict) for d in seasons):
-        raise RuleViolation([Problem("FORMAT", "seasons: deve essere una lista di stagioni")])
+        raise _fail("FORMAT", gettext_noop("seasons: deve essere una lista di stagioni"))
     Player.objects.bulk_create([Player(name=n, active=a) for n, a in members])
     restored = []
     for doc in seasons:
@@ -810,12 +916,22 @@ def _legacy_tables(raw: Any) -> dict[tuple[dt.date, int], str]:
         date, _, number = key.partition("#")
         try:
             if not (number.isdigit() and 1 <= int(number) <= MAX_TURNO_NUMBER):
-                raise ValueError(f"numero di turno non valido: {number!r:.20}")
+                raise _wrong(
+                    gettext_noop("numero di turno non valido: %(number)s"), number=f"{number!r:.20}"
+                )
             out[(dt.date.fromisoformat(date), int(number))] = clean_text(
                 table, max_length=40, required=False
             )
         except (TextError, ValueError) as exc:
-            problems.append(Problem("FORMAT", f"tables[{key!r:.40}]: {exc}", field="tables"))
+            where = f"tables[{key!r:.40}]"
+            problems.append(
+                Problem.said(
+                    "FORMAT",
+                    gettext_noop("%(where)s: %(error)s"),
+                    {"where": where, "error": _error(exc)},
+                    field="tables",
+                )
+            )
     if problems:
         raise RuleViolation(problems)
     return out

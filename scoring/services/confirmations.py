@@ -24,6 +24,7 @@ import datetime as dt
 import hashlib
 import itertools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
@@ -56,8 +57,11 @@ PIN_MAX_TRIES = 5
 PIN_LOCK = dt.timedelta(minutes=15)
 
 
-def _fail(code: str, message: str, **kw: Any) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
+def _fail(
+    code: str, message: str, params: Mapping[str, Any] | None = None, **kw: Any
+) -> RuleViolation:
+    """A refusal in the reader's language (``message`` marked with ``gettext_noop``)."""
+    return RuleViolation([Problem.said(code, message, params, **kw)])
 
 
 def _said(code: str, template: str, **params: Any) -> RuleViolation:
@@ -78,7 +82,7 @@ def _closed_turno_with_player(turno: Turno | int, player: Player) -> Turno:
         Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
     )
     if found is None:
-        raise _fail("TURNO_MISSING", "turno inesistente")
+        raise _fail("TURNO_MISSING", gettext_noop("turno inesistente"))
     if found.is_open and not CloseRequest.objects.filter(turno=found).exists():
         raise turno_problem(
             "TURNO_OPEN",
@@ -122,11 +126,18 @@ def verbale_confirm(
     t = _closed_turno_with_player(turno, player)
     mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
     if mine is not None and mine.verdict == VerbaleConfirmation.CONFIRMED:
-        raise _fail("ALREADY_CONFIRMED", f"{player.name} ha già confermato questo verbale")
+        raise _fail(
+            "ALREADY_CONFIRMED",
+            gettext_noop("%(player)s ha già confermato questo verbale"),
+            {"player": player.name},
+        )
     if mine is not None:
         raise _fail(
             "CONTESTED_BY_PLAYER",
-            f"{player.name} ha contestato questo verbale: ritirare prima la contestazione",
+            gettext_noop(
+                "%(player)s ha contestato questo verbale: ritirare prima la contestazione"
+            ),
+            {"player": player.name},
         )
     if t.is_open:
         _require_unchanged(t)
@@ -170,7 +181,11 @@ def verbale_contest(
     t = _closed_turno_with_player(turno, player)
     mine = VerbaleConfirmation.objects.filter(turno=t, player=player).first()
     if mine is not None and mine.verdict == VerbaleConfirmation.CONTESTED:
-        raise _fail("ALREADY_CONTESTED", f"{player.name} ha già contestato questo verbale")
+        raise _fail(
+            "ALREADY_CONTESTED",
+            gettext_noop("%(player)s ha già contestato questo verbale"),
+            {"player": player.name},
+        )
     if mine is not None:
         mine.delete()
     row = VerbaleConfirmation.objects.create(
@@ -201,7 +216,11 @@ def verbale_contest_withdraw(*, turno: Turno | int, player: Player, user: Any = 
         turno=t, player=player, verdict=VerbaleConfirmation.CONTESTED
     ).first()
     if mine is None:
-        raise _fail("NOT_CONTESTED", f"{player.name} non ha contestazioni da ritirare")
+        raise _fail(
+            "NOT_CONTESTED",
+            gettext_noop("%(player)s non ha contestazioni da ritirare"),
+            {"player": player.name},
+        )
     mine.delete()
     TurnoEvent.objects.create(
         turno=t,
@@ -266,13 +285,15 @@ def turno_close_request(
     season_lock_of_turno(pk)
     t = Turno.objects.select_for_update(of=("self",)).filter(pk=pk).select_related("season").first()
     if t is None:
-        raise _fail("TURNO_MISSING", "turno inesistente")
+        raise _fail("TURNO_MISSING", gettext_noop("turno inesistente"))
     if not t.is_open:
         raise turno_problem("TURNO_CLOSED", gettext_noop("il turno %(turno)s è già chiuso"), t)
     if not t.season.confirmation_required:
         raise _fail(
             "CONFIRMATION_OPTIONAL",
-            "in questa stagione la conferma dei giocatori è facoltativa: chiudere il turno",
+            gettext_noop(
+                "in questa stagione la conferma dei giocatori è facoltativa: chiudere il turno"
+            ),
         )
     if CloseRequest.objects.filter(turno=t).exists():
         raise turno_problem(
@@ -308,7 +329,7 @@ def turno_close_request_cancel(*, turno: Turno | int, user: Any = None) -> None:
     season_lock_of_turno(pk)
     t = Turno.objects.select_for_update().filter(pk=pk).first()
     if t is None or not CloseRequest.objects.filter(turno=t).exists():
-        raise _fail("NO_CLOSE_PENDING", "il turno non è in attesa di conferma")
+        raise _fail("NO_CLOSE_PENDING", gettext_noop("il turno non è in attesa di conferma"))
     _cancel(t, "richiesta annullata dal segretario", _user(user))
 
 
@@ -356,7 +377,7 @@ def _close_when_confirmed(t: Turno) -> None:
 def _clean_pin(pin: object) -> str:
     text = str(pin or "").strip()
     if len(text) != PIN_LENGTH or not text.isascii() or not text.isdigit():
-        raise _fail("PIN_FORMAT", "il PIN deve essere di 4 cifre", field="pin")
+        raise _fail("PIN_FORMAT", gettext_noop("il PIN deve essere di 4 cifre"), field="pin")
     return text
 
 
@@ -437,7 +458,7 @@ def verbale_confirm_at_table(
     """The segretario's device: ``player`` types their PIN and confirms (or contests)."""
     t = turno if isinstance(turno, Turno) else Turno.objects.filter(pk=turno).first()
     if t is None:
-        raise _fail("TURNO_MISSING", "turno inesistente")
+        raise _fail("TURNO_MISSING", gettext_noop("turno inesistente"))
     with transaction.atomic():  # who may confirm, before any PIN is tried
         _closed_turno_with_player(t, player)
     outcome = _pin_verify(t, player, pin, user)

@@ -260,7 +260,9 @@ def penalty_texts(article: Any, reason: Any) -> tuple[str, str]:
     """A penalità's article (required) and reason as typed texts are kept (:func:`user_text`)."""
     article = user_text(article, field="article", label="articolo", max_length=20, required=False)
     if not article:
-        raise fail("PENALITA_ARTICLE", "serve l'articolo del regolamento", field="article")
+        raise fail(
+            "PENALITA_ARTICLE", gettext_noop("serve l'articolo del regolamento"), field="article"
+        )
     reason = user_text(reason, field="reason", label="motivo", max_length=300, required=False)
     return article, reason
 
@@ -282,7 +284,11 @@ def penalita_add(
     require_open(turno)
     system, rules = turno.season.system, turno.season.game_rules
     if not system.takes_penalties:
-        raise fail("PENALITA_NOT_IN_GAME", f"{system.label} non prevede penalità")
+        raise fail(
+            "PENALITA_NOT_IN_GAME",
+            gettext_noop("%(game)s non prevede penalità"),
+            {"game": system.label},
+        )
     article, reason = penalty_texts(article, reason)
     head = game_record(turno)
     penalty = {"player": player, "points": points, "article": article, "reason": reason}
@@ -295,7 +301,11 @@ def penalita_add(
             raise  # the penalità's problems: the turno scores without it
         running = NOT_SCORED  # rules that no longer score the turno: the penalità waits for them
     if points == 0:  # where the system's rules allow one: no penalità all the same
-        raise fail("PENALITA_ZERO", "una penalità di 0 punti non è una penalità", field="points")
+        raise fail(
+            "PENALITA_ZERO",
+            gettext_noop("una penalità di 0 punti non è una penalità"),
+            field="points",
+        )
     assert seat is not None  # a player not seated is the system's problem
     pen = Penalita.objects.create(
         turno=turno,
@@ -361,7 +371,7 @@ def sanction_remove(*, sanction: Sanction | int, user: Any = None) -> None:
     pk = sanction.pk if isinstance(sanction, Sanction) else sanction
     found = Sanction.objects.filter(pk=pk).first()
     if found is None:
-        raise fail("SANCTION_MISSING", "sanzione inesistente")
+        raise fail("SANCTION_MISSING", gettext_noop("sanzione inesistente"))
     require_open(lock(found.turno_id))
     _history_by(found, user)
     found.delete()

@@ -328,7 +328,11 @@ def game_season_import(
     system.score_document(data)  # raises RuleViolation listing every problem
     name = data.get("season") or "stagione importata"
     if Season.objects.filter(name=name).exists():
-        raise fail("SEASON_EXISTS", f"la stagione {name!r} esiste già: importazione annullata")
+        raise fail(
+            "SEASON_EXISTS",
+            gettext_noop("la stagione %(name)s esiste già: importazione annullata"),
+            {"name": repr(name)},
+        )
     turni = sorted(data.get("turni") or [], key=lambda t: (t["date"], t.get("number", 1)))
     seen: set[tuple[str, int]] = set()
     for t in turni:
@@ -336,8 +340,12 @@ def game_season_import(
         if key in seen or not 1 <= key[1] <= MAX_TURNO_NUMBER:
             raise fail(
                 "TURNO_DUPLICATE" if key in seen else "TURNO_NUMBER",
-                f"turno #{key[1]} del {key[0]}: "
-                + ("due turni con la stessa data e numero" if key in seen else "numero non valido"),
+                gettext_noop(
+                    "turno #%(number)s del %(date)s: due turni con la stessa data e numero"
+                )
+                if key in seen
+                else gettext_noop("turno #%(number)s del %(date)s: numero non valido"),
+                {"number": key[1], "date": key[0]},
                 turno=f"{key[0]} #{key[1]}",
             )
         seen.add(key)

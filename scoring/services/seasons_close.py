@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 from scoring import formatting
 from scoring.models import Season, SeasonEvent, Standing, Turno
 from scoring.rules.problems import Problem, RuleViolation
-from scoring.rules.systems import DEFAULT_SYSTEM, get_system
+from scoring.rules.systems import DEFAULT_SYSTEM, get_system, systems
 from scoring.rules.text import user_text
 from scoring.selectors import CARRIED, season_start_state
 from scoring.services.locks import season_lock
@@ -32,8 +32,11 @@ RESET = "reset"
 SERIES_ORIGINS = (CARRIED, RESET)
 
 
-def _fail(code: str, message: str, **kw) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
+def _fail(
+    code: str, message: str, params: Mapping[str, Any] | None = None, **kw: Any
+) -> RuleViolation:
+    """A refusal in the reader's language (``message`` marked with ``gettext_noop``)."""
+    return RuleViolation([Problem.said(code, message, params, **kw)])
 
 
 def _user(user):
@@ -58,7 +61,7 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
     season_lock(pk)
     season = Season.objects.filter(pk=pk).first()
     if season is None:
-        raise _fail("SEASON_MISSING", "stagione inesistente")
+        raise _fail("SEASON_MISSING", gettext_noop("stagione inesistente"))
     reason = user_text(
         reason or "",
         field="reason",
@@ -100,7 +103,10 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
     if not Turno.objects.filter(season=season, status=Turno.CHIUSO).exists():
         raise _fail(
             "SEASON_EMPTY",
-            f"la stagione {season.name} non ha turni chiusi: non c'è una classifica da chiudere",
+            gettext_noop(
+                "la stagione %(season)s non ha turni chiusi: non c'è una classifica da chiudere"
+            ),
+            {"season": season.name},
         )
     season.closed_at = timezone.now()
     season.closed_by = _user(user)
@@ -128,35 +134,49 @@ def season_new(
     if series_origin not in SERIES_ORIGINS:
         raise _fail(
             "SERIES_ORIGIN",
-            "scegliere se riportare le serie della stagione precedente o ripartire dalla A",
+            gettext_noop(
+                "scegliere se riportare le serie della stagione precedente o ripartire dalla A"
+            ),
             field="series_origin",
         )
     src = None
     if source is not None:
         src = Season.objects.filter(pk=source.pk if isinstance(source, Season) else source).first()
         if src is None:
-            raise _fail("SEASON_MISSING", "la stagione di provenienza non esiste", field="source")
+            raise _fail(
+                "SEASON_MISSING",
+                gettext_noop("la stagione di provenienza non esiste"),
+                field="source",
+            )
     rules = None
     start: dict[str, str] = {}
     if series_origin == CARRIED:
         if src is None:
             raise _fail(
                 "SERIES_SOURCE_MISSING",
-                "per riportare le serie va indicata la stagione chiusa da cui riportarle",
+                gettext_noop(
+                    "per riportare le serie va indicata la stagione chiusa da cui riportarle"
+                ),
                 field="source",
             )
         if src.closed_at is None:
             raise _fail(
                 "SERIES_SOURCE_OPEN",
-                f"la stagione {src.name} non è chiusa: si riportano solo le serie finali di una "
-                "stagione chiusa",
+                gettext_noop(
+                    "la stagione %(season)s non è chiusa: si riportano solo le serie finali di "
+                    "una stagione chiusa"
+                ),
+                {"season": src.name},
                 field="source",
             )
         if not (src.system.series_ladder and get_system(ruleset_code).series_ladder):
             raise _fail(
                 "SERIES_NOT_IN_GAME",
-                "solo il King C.A.F. ha la scala delle serie: per questo gioco scegliere "
-                "«ripartire da zero»",
+                gettext_noop(
+                    "solo il %(game)s ha la scala delle serie: per questo gioco scegliere "
+                    "«ripartire da zero»"
+                ),
+                {"game": " / ".join(s.label for s in systems() if s.series_ladder)},
                 field="series_origin",
             )
         if ruleset_code == src.ruleset_code:

@@ -6,7 +6,7 @@ what they score and store.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -29,8 +29,12 @@ TURNO_CLOSED = gettext_noop(
 TURNO_OPEN = gettext_noop("il turno %(turno)s è già aperto")
 
 
-def fail(code: str, message: str, **kw: Any) -> RuleViolation:
-    return RuleViolation([Problem(code, message, **kw)])
+def fail(
+    code: str, message: str, params: Mapping[str, Any] | None = None, **kw: Any
+) -> RuleViolation:
+    """A refusal in the reader's language: ``message`` is marked with ``gettext_noop`` (the
+    frame translates it, :mod:`scoring.problem_text`), its values ``params`` put in apart."""
+    return RuleViolation([Problem.said(code, message, params, **kw)])
 
 
 def user_of(user: Any) -> Any:
@@ -53,7 +57,7 @@ def turno_lock(turno: Turno | int, load: Callable[[QuerySet[Turno]], QuerySet[Tu
     try:
         return load(Turno.objects.filter(pk=pk)).get()
     except Turno.DoesNotExist:
-        raise fail("TURNO_MISSING", "turno inesistente") from None
+        raise fail("TURNO_MISSING", gettext_noop("turno inesistente")) from None
 
 
 def require_open(turno: Turno) -> None:
@@ -68,8 +72,11 @@ def next_number(number: int | None, expected: int) -> int:
     if number is not None and number != expected:
         raise fail(
             "SMAZZATA_ALREADY_RECORDED",
-            f"la smazzata {number} è già stata registrata (ora si registra la {expected}): "
-            "ricaricare la pagina",
+            gettext_noop(
+                "la smazzata %(number)s è già stata registrata (ora si registra la "
+                "%(expected)s): ricaricare la pagina"
+            ),
+            {"number": number, "expected": expected},
             smazzata=number,
         )
     return expected
@@ -79,7 +86,8 @@ def recorded_meanwhile(number: int) -> RuleViolation:
     """Deal ``number`` written by another segretario between the check and the insert."""
     return fail(
         "SMAZZATA_ALREADY_RECORDED",
-        f"la smazzata {number} è già stata registrata: ricaricare la pagina",
+        gettext_noop("la smazzata %(number)s è già stata registrata: ricaricare la pagina"),
+        {"number": number},
         smazzata=number,
     )
 
@@ -90,11 +98,14 @@ def undo_last(turno: Turno, number: int | None) -> int:
     require_open(turno)
     last = max(turno.smazzate.all(), key=lambda s: s.number, default=None)
     if last is None:
-        raise fail("NOTHING_TO_UNDO", "non ci sono smazzate da annullare")
+        raise fail("NOTHING_TO_UNDO", gettext_noop("non ci sono smazzate da annullare"))
     if number is not None and number != last.number:
         raise fail(
             "NOT_LAST_SMAZZATA",
-            f"si può annullare solo l'ultima smazzata (la {last.number}), non la {number}",
+            gettext_noop(
+                "si può annullare solo l'ultima smazzata (la %(last)s), non la %(number)s"
+            ),
+            {"last": last.number, "number": number},
             smazzata=number,
         )
     last.delete()
@@ -107,7 +118,7 @@ def penalita_delete(penalita: Penalita | int, lock: Callable[[int], Turno]) -> T
     pk = penalita.pk if isinstance(penalita, Penalita) else penalita
     pen = Penalita.objects.filter(pk=pk).first()
     if pen is None:
-        raise fail("PENALITA_MISSING", "penalità inesistente")
+        raise fail("PENALITA_MISSING", gettext_noop("penalità inesistente"))
     turno = lock(pen.turno_id)
     require_open(turno)
     pen.delete()
@@ -126,7 +137,7 @@ def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     if turno.smazzate.exists():
         raise fail(
             "TURNO_NOT_EMPTY",
-            "si può eliminare solo un turno senza smazzate: annullarle prima",
+            gettext_noop("si può eliminare solo un turno senza smazzate: annullarle prima"),
         )
     giornata = turno.giornata
     turno.delete()
@@ -159,7 +170,9 @@ def penalty_points(points: Any) -> None:
     rules then check the value). The one check of their type, for every ledger."""
     if isinstance(points, bool) or not isinstance(points, int):
         raise fail(
-            "PENALITA_POINTS", "i punti della penalità vanno scritti in cifre", field="points"
+            "PENALITA_POINTS",
+            gettext_noop("i punti della penalità vanno scritti in cifre"),
+            field="points",
         )
 
 
