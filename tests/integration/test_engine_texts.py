@@ -417,3 +417,118 @@ def test_a_bad_caf_rule_table_in_english_and_italian(edit, english, italian):
     for lang, expected in (("en", english), ("it", italian)):
         with translation.override(lang):
             assert localized(problem).message == expected
+
+
+# -- the services' refusals in the reader's language (scoring/services, scoring/api) -------------
+def _refusal(exc, lang: str) -> list[str]:
+    """A refusal's messages as the frame says them in ``lang`` (:mod:`scoring.problem_text`)."""
+    from django.utils import translation
+
+    from scoring.problem_text import localized
+
+    with translation.override(lang):
+        return [localized(p).message for p in exc.value.problems]
+
+
+def test_the_undo_of_an_empty_turno_on_the_english_live_screen(segretario_client, members):
+    turno = _start("ramino-101", NAMES[:3], "Anna")
+    undo = reverse("scoring:turno_undo", args=[turno.pk])
+    for lang, message in (
+        ("en", "there is no smazzata to undo"),
+        ("it", "non ci sono smazzate da annullare"),
+    ):
+        response = segretario_client.post(undo, {}, HTTP_ACCEPT_LANGUAGE=lang)
+        assert response.status_code == 422 and message in _text(response)
+    for _ in range(2):  # Bruno closes twice: Anna 68, Carla 24
+        api.smazzata_record(turno=turno, record=DEALS[0][3])
+    # deal 1 meant, deal 2 is the last: refused, with both numbers put in again in English
+    response = segretario_client.post(undo, {"number": "1"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 422
+    text = _text(response)
+    assert "only the last smazzata (2) can be undone, not smazzata 1" in text
+    assert "annullare" not in text
+    assert Smazzata.objects.filter(turno=turno).count() == 2
+
+
+def test_a_penalita_in_a_game_without_them_is_refused_in_english(members):
+    from scoring.rules import RuleViolation
+
+    turno = _start("ramino-101", NAMES[:3], "Anna")
+    with pytest.raises(RuleViolation) as exc:
+        api.penalita_add(turno=turno, player="Anna", points=5, article="7")
+    assert exc.value.problems[0].code == "PENALITA_NOT_IN_GAME"
+    assert _refusal(exc, "en") == ["Ramino 101 has no penalità"]
+    assert _refusal(exc, "it") == ["Ramino 101 non prevede penalità"]
+
+
+def test_a_verbale_confirmed_twice_is_refused_in_english(members):
+    from scoring.rules import RuleViolation
+    from scoring.services.confirmations import verbale_confirm
+
+    turno = _start("ramino-101", NAMES, "Anna")
+    api.smazzata_record(turno=turno, record=bruno_closes())
+    api.smazzata_record(turno=turno, record={"closer": "Anna", "close": "SCALA_REALE"})
+    api.turno_close(turno=turno, tiebreak=["Carla", "Bruno", "Dario"])
+    anna = Player.objects.get(name="Anna")
+    verbale_confirm(turno=turno, player=anna)
+    with pytest.raises(RuleViolation) as exc:
+        verbale_confirm(turno=turno, player=anna)
+    assert _refusal(exc, "en") == ["Anna has already confirmed this Verbale"]
+    assert _refusal(exc, "it") == ["Anna ha già confermato questo verbale"]
+
+
+def test_the_series_of_a_game_without_a_ladder_are_refused_in_english(members):
+    from django.utils import timezone
+
+    from scoring.models import Season
+    from scoring.rules import RuleViolation
+    from scoring.services.seasons_close import season_new
+
+    source = season_create(name="Ramino 2025", ruleset_code="ramino-101")
+    with pytest.raises(RuleViolation) as exc:
+        season_new(name="Ramino 2026", ruleset_code="ramino-101", series_origin="boh")
+    assert _refusal(exc, "en") == [
+        "choose whether to carry over the series of the previous season or to start again from A"
+    ]
+    kw = {"name": "Ramino 2026", "ruleset_code": "ramino-101", "series_origin": "carried"}
+    with pytest.raises(RuleViolation) as exc:
+        season_new(**kw, source=source)
+    assert _refusal(exc, "en") == [
+        "season Ramino 2025 is not closed: only the final series of a closed season are "
+        "carried over"
+    ]
+    Season.objects.filter(pk=source.pk).update(closed_at=timezone.now())
+    with pytest.raises(RuleViolation) as exc:
+        season_new(**kw, source=source)
+    (problem,) = exc.value.problems
+    assert (problem.code, problem.field) == ("SERIES_NOT_IN_GAME", "series_origin")
+    assert _refusal(exc, "en") == [
+        "only King C.A.F. has the series ladder: for this game choose “start from zero”"
+    ]
+    assert _refusal(exc, "it") == [
+        "solo il King C.A.F. ha la scala delle serie: per questo gioco scegliere "
+        "«ripartire da zero»"
+    ]
+
+
+def test_a_bad_backup_is_refused_in_english(members):
+    from scoring.rules import RuleViolation
+    from scoring.services.backup import BACKUP_FORMAT, backup_restore
+
+    with pytest.raises(RuleViolation) as exc:
+        backup_restore(data={"format": "kingclub/v0"})
+    assert _refusal(exc, "en") == ["not a kingclub/v2-backup backup"]
+    assert _refusal(exc, "it") == ["non è un backup kingclub/v2-backup"]
+    with pytest.raises(RuleViolation) as exc:
+        joined = "2026-11-20T21:00:00+01:00"
+        backup_restore(
+            data={"format": BACKUP_FORMAT, "users": [{"username": 5, "date_joined": joined}]}
+        )
+    assert _refusal(exc, "en") == [
+        "users[0].username: must be a text, not 5",
+        "tables: must be an object",
+    ]
+    assert _refusal(exc, "it") == [
+        "users[0].username: deve essere un testo, non 5",
+        "tables: deve essere un oggetto",
+    ]
