@@ -175,7 +175,7 @@ def verbale_contest(
         label="commento",
         max_length=500,
         code="CONTEST_COMMENT",
-        empty="per contestare il verbale serve un commento che dica che cosa non va",
+        empty=gettext_noop("per contestare il verbale serve un commento che dica che cosa non va"),
     )
     season_lock_of_turno(turno)  # the season's version is bumped: locks in the usual order
     t = _closed_turno_with_player(turno, player)

@@ -53,10 +53,10 @@ def season_create(
     name = user_text(
         name or "",
         field="name",
-        label="nome della stagione",
+        label=gettext_noop("nome della stagione"),
         max_length=40,
         code="SEASON_NAME",
-        empty="il nome della stagione è obbligatorio",
+        empty=gettext_noop("il nome della stagione è obbligatorio"),
     )
     if Season.objects.filter(name=name).exists():
         message = gettext_noop("la stagione %(name)s esiste già")

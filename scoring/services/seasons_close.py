@@ -65,10 +65,10 @@ def season_close(*, season: Season | int, user=None, reason: str) -> Season:
     reason = user_text(
         reason or "",
         field="reason",
-        label="motivazione",
+        label=gettext_noop("motivazione"),
         max_length=2000,
         code="SEASON_CLOSE_REASON",
-        empty="per chiudere la stagione serve una motivazione",
+        empty=gettext_noop("per chiudere la stagione serve una motivazione"),
     )
     if season.closed_at is not None:
         closed = formatting.date_short(timezone.localtime(season.closed_at).date())

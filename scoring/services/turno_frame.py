@@ -181,10 +181,10 @@ def reopen_reason(reason: Any) -> str:
     return user_text(
         reason,
         field="reason",
-        label="motivazione",
+        label=gettext_noop("motivazione"),
         max_length=2000,
         code="REOPEN_REASON",
-        empty="per riaprire un turno chiuso serve una motivazione",
+        empty=gettext_noop("per riaprire un turno chiuso serve una motivazione"),
     )
 
 
