@@ -463,7 +463,7 @@ def test_a_penalita_in_a_game_without_them_is_refused_in_english(members):
 
 def test_a_verbale_confirmed_twice_is_refused_in_english(members):
     from scoring.rules import RuleViolation
-    from scoring.services.confirmations import verbale_confirm
+    from scoring.services.confirmations import verbale_confirm, verbale_contest
 
     turno = _start("ramino-101", NAMES, "Anna")
     api.smazzata_record(turno=turno, record=bruno_closes())
@@ -475,6 +475,9 @@ def test_a_verbale_confirmed_twice_is_refused_in_english(members):
         verbale_confirm(turno=turno, player=anna)
     assert _refusal(exc, "en") == ["Anna has already confirmed this Verbale"]
     assert _refusal(exc, "it") == ["Anna ha già confermato questo verbale"]
+    with pytest.raises(RuleViolation) as exc:
+        verbale_contest(turno=turno, player=anna, comment="  ")
+    assert _refusal(exc, "en") == ["contesting the Verbale needs a comment saying what is wrong"]
 
 
 def test_the_series_of_a_game_without_a_ladder_are_refused_in_english(members):
@@ -484,6 +487,10 @@ def test_the_series_of_a_game_without_a_ladder_are_refused_in_english(members):
     from scoring.rules import RuleViolation
     from scoring.services.seasons_close import season_new
 
+    with pytest.raises(RuleViolation) as exc:
+        season_create(name=" ", ruleset_code="ramino-101")
+    assert _refusal(exc, "en") == ["the season name is required"]
+    assert _refusal(exc, "it") == ["il nome della stagione è obbligatorio"]
     source = season_create(name="Ramino 2025", ruleset_code="ramino-101")
     with pytest.raises(RuleViolation) as exc:
         season_new(name="Ramino 2026", ruleset_code="ramino-101", series_origin="boh")

@@ -158,13 +158,25 @@ def _refusals() -> tuple[dict[str, str], list[str]]:
                 forwarded |= {a.arg for a in node.args.args + node.args.kwonlyargs}
 
         for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or _callee(node) not in REFUSALS:
+            if not isinstance(node, ast.Call):
+                continue
+            keywords = {k.arg: k.value for k in node.keywords}
+            where = f"{rel}:{node.lineno}"
+            if _callee(node) == "user_text":  # a typed text's refusal: its message, its label
+                if "empty" in keywords:
+                    _check(keywords["empty"], where, (assigned, forwarded), found, wrong)
+                label = keywords.get("label")
+                text = _marked_text(label) if label is not None else None
+                if isinstance(label, ast.Constant) and isinstance(label.value, str):
+                    text = label.value  # put into a marked message: looked up as it is
+                if text is not None:
+                    found.setdefault(text, where)
+            if _callee(node) not in REFUSALS:
                 continue
             at = REFUSALS[_callee(node)]
-            keywords = {k.arg: k.value for k in node.keywords}
             message = node.args[at] if len(node.args) > at else keywords.get("message")
             if message is not None:
-                _check(message, f"{rel}:{node.lineno}", (assigned, forwarded), found, wrong)
+                _check(message, where, (assigned, forwarded), found, wrong)
     return found, wrong
 
 
@@ -180,6 +192,8 @@ def test_every_refusal_of_the_services_is_marked_for_translation():
         "%(value)s non è una data ISO (AAAA-MM-GG)",  # backup._wrong
         "%(game)s non prevede penalità",  # deals
         "turno inesistente",  # api._problem
+        "per riaprire un turno chiuso serve una motivazione",  # user_text(empty=...)
+        "motivazione",  # user_text(label=...)
     ):
         assert text in found, text
 
