@@ -211,6 +211,19 @@ EQUIVALENT: dict[str, str] = {
         "written side by side in the same function, so `zip(..., strict=...)` never meets "
         "different lengths"
     ),
+    "scoring/services/interchange.py:256:54:constant:0": (
+        "import, second reading: `require_complete` only adds TURNO_INCOMPLETE (places and "
+        "ratios follow the turno's own completeness); the first reading scored the same turni "
+        "with True (SeasonScorer.add) and `scorer.play` refused any problem before a row is "
+        "written, so every turno scored here is complete"
+    ),
+    "scoring/services/season.py:641:35:compare:0": (
+        "player_figures_refresh: `resumed` only chooses where player_figures_sum starts; "
+        "without it a stale player is summed over every closed seat instead of from the "
+        "checkpoint, the same figures, line and checkpoint (`since` is passed either way), one "
+        "query each; with `since` None player_figures_sum ignores `kept`. Rows read, not rows "
+        "written"
+    ),
     "scoring/services/season.py:91:8:return:0": (
         "`_validate_rules` is called only for the RuleViolation it raises: both callers "
         "(season_create, season_rules_update) discard the RuleSet it returns"

@@ -162,3 +162,36 @@ def test_player_figures_fill_gives_figures_only_to_the_players_who_have_none(mak
             assert after[pid][1:] == row[1:]
         else:  # the very same row
             assert after[pid] == row
+
+
+def test_a_version_bump_leaves_the_loaded_season_at_the_stored_version():
+    """The pages cached under a season's version are keyed by ``season.version``: after a bump
+    the loaded season holds the stored number itself, not a row of it."""
+    from scoring.services.season import season_version_bump
+
+    season = season_create(name="2026-27")
+    assert season.version == 0
+    season_version_bump(season=season)
+    season_version_bump(season=season)
+    assert season.version == 2
+    assert Season.objects.get(pk=season.pk).version == 2
+
+
+def test_a_generic_game_close_folds_from_the_day_after_the_last_checkpoint():
+    """Ramino on two consecutive days: the second close folds its giornata from the first's
+    kept state (the checkpoint's day + 1 is the second day itself), and the arrows read the
+    places after the first day."""
+    from scoring.demo_games import game_season
+
+    for name in PLAYERS:
+        Player.objects.get_or_create(name=name)
+    season = game_season(
+        code="ramino-101", name="Ramino", players=PLAYERS, giornate=2, every_days=1, attendance=1.0
+    )
+    rows = Standing.objects.filter(season=season).order_by("place", "player__name")
+    assert [(r.player.name, r.place, r.score, r.previous_place, r.extra) for r in rows] == [
+        ("Carla", 1, 5, 2, {"league_points": 5, "turni": 2, "wins": 1}),
+        ("Bruno", 2, 3, 1, {"league_points": 3, "turni": 2, "wins": 1}),
+        ("Anna", 3, 2, 3, {"league_points": 2, "turni": 2, "wins": 0}),
+        ("Dario", 3, 2, 4, {"league_points": 2, "turni": 2, "wins": 0}),
+    ]
