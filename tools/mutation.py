@@ -66,9 +66,14 @@ RULES_TESTS = {
         "tests/rules/test_boundaries.py",
     ],
     "caf/simulator.py": ["tests/rules/test_simulator.py", "tests/rules/test_boundaries.py"],
-    "systems.py": ["tests/rules/test_systems.py", "tests/rules/test_boundaries.py"],
+    "systems.py": [
+        "tests/rules/test_systems.py",
+        "tests/rules/test_boundaries.py",
+        "tests/rules/caf/test_caf_deal_record.py",
+    ],
     "caf/system.py": [
         "tests/rules/test_systems.py",
+        "tests/rules/caf/test_caf_deal_record.py",
         "tests/rules/test_caf_count_check.py",
         "tests/rules/caf/test_caf_records_side.py",
     ],
