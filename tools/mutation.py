@@ -74,6 +74,7 @@ RULES_TESTS = {
     "caf/system.py": [
         "tests/rules/test_systems.py",
         "tests/rules/caf/test_caf_deal_record.py",
+        "tests/rules/caf/test_caf_table.py",
         "tests/rules/test_caf_count_check.py",
         "tests/rules/caf/test_caf_records_side.py",
     ],
