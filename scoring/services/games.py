@@ -63,16 +63,15 @@ def _lock(turno: Turno | int) -> Turno:
     return turno_lock(turno, game_turni)
 
 
-def _store_running(turno: Turno, running: Mapping[str, Any], since: int = 1) -> None:
-    """Store smazzate ``since``.. of ``running`` (dealer, chooser, points) and the seat totals."""
+def _store_running(turno: Turno, running: Mapping[str, Any]) -> None:
+    """Store every smazzata of ``running`` (dealer, chooser, points) and the seat totals (a
+    rescore; the live writes are :mod:`.deals`')."""
     system = turno.season.system
     seats = {s.player.name: s for s in turno.seats.all()}
     stored = {sm.number: sm for sm in turno.smazzate.all()}
     results: list[Result] = []
     changed: list[Smazzata] = []
     for scored in running["smazzate"]:
-        if scored["number"] < since:
-            continue
         sm = stored[scored["number"]]
         keys = system.smazzata_keys(scored)
         sm.game = keys["game"]
