@@ -237,6 +237,11 @@ class BaseSystem:
     #: each giornata's standing depends on the one before (series, absences, a late joiner's
     #: lowest score): a close or reopen recomputes from the changed giornata on
     giornata_chained: bool = False
+    #: the season standing reads the tables in corso: a member seated at one is not absent from
+    #: its giornata (C.A.F. §8.1: an absence is a giornata with no turno played), so a turno
+    #: started or deleted beside a closed one on the same date recomputes the standing from that
+    #: giornata; otherwise the standing reads closed seats only and such a turno changes nothing
+    open_tables_excuse: bool = False
     #: a member sits at one turno a giornata (C.A.F. §8.1); otherwise several in one evening.
     #: The default of the rule set's ``calendar.one_turno_a_day`` (:meth:`calendar`)
     one_turno_a_day: bool = False

@@ -204,10 +204,11 @@ def standing_keep(*, season: Season, since: dt.date | None = None) -> None:
 
 def standing_keep_for_table(*, season: Season, giornata: Giornata) -> None:
     """After a turno started or deleted on ``giornata`` (the caller holds the season's lock):
-    where the ledger's standing reads the turni in corso (:data:`TABLES_EXCUSE`: C.A.F.'s
-    absences excuse the players of a table in corso) and the giornata has a closed turno, the
-    season is computed again from it, as a close does; otherwise nothing is read."""
-    if season.system.ledger not in TABLES_EXCUSE:
+    where the game's standing reads the tables in corso (its system declares
+    ``open_tables_excuse``: C.A.F.'s absences excuse the players of a table in corso) and the
+    giornata has a closed turno, the season is computed again from it, as a close does;
+    otherwise nothing is read."""
+    if not season.system.open_tables_excuse:
         return
     if giornata.turni.filter(status=Turno.CHIUSO).exists():
         standing_keep(season=season, since=giornata.date)
@@ -985,7 +986,3 @@ STANDING_KEEPERS: dict[str, Callable[..., None]] = {
     "counts": giornate_recompute,
     "records": game_standing_refresh,
 }
-# The ledgers whose standing reads the turni in corso: C.A.F.'s chain of giornate excuses the
-# players of a table in corso from the giornata's absences (the season fold reads closed seats
-# only), so a turno started or deleted beside a closed one changes it (standing_keep_for_table).
-TABLES_EXCUSE: frozenset[str] = frozenset({"counts"})

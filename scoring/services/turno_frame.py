@@ -129,7 +129,7 @@ def penalita_delete(penalita: Penalita | int, lock: Callable[[int], Turno]) -> T
 def turno_delete(*, turno: Turno | int, user: Any = None) -> None:
     """Delete an open turno of any game with no deals (a turno started by mistake), and its
     giornata if it was the giornata's only turno. Beside a closed turno of the giornata, the
-    season is computed again from it where the ledger reads the turni in corso (C.A.F.: the
+    season is computed again from it where the game declares `open_tables_excuse` (C.A.F.: the
     deleted table's players are absent again); the caller holds the season's lock
     (``scoring.api.turno_delete``)."""
     turno = turno_lock(turno, lambda qs: qs.select_related("season", "giornata"))

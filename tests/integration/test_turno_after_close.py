@@ -184,3 +184,35 @@ def test_the_season_fold_reads_no_table_in_corso():
     assert _standing_queries(lambda: api.turno_delete(turno=late[0])) == []
     assert api.season_standing(season=season) == before
     assert ledger_differences() == []
+
+
+SKAT = Path(__file__).resolve().parents[2] / "fixtures" / "skat-sample.json"
+
+
+def test_a_skat_season_reads_no_table_in_corso():
+    """Skat declares no ``open_tables_excuse``: a table started or deleted beside a closed one
+    on the same date leaves its Classifica as it is, and reads nothing of it (C.A.F.'s absences
+    change in :func:`test_a_turno_started_after_a_close_on_its_giornata_excuses_its_players`)."""
+    season = api.season_create(name="Skat", ruleset="skat-isko", current=False)
+    for player in TABLE + LATE:
+        api.member_enroll(season=season, player=player)
+    first = json.loads(SKAT.read_text())["turni"][0]
+    turno = api.turno_start(season=season, date=DAY, players=TABLE[:3], first_dealer="Anna")
+    for deal in first["smazzate"]:
+        api.smazzata_record(turno=turno, record=deal)
+    api.turno_close(turno=turno)
+    before = api.season_standing(season=season)
+    assert [tuple(r.values()) for r in before] == [
+        (1, "Bruno", 527, 1, 8, 3),
+        (2, "Carla", 527, 1, 7, 2),  # the same list points, fewer games won
+        (3, "Anna", 274, 1, 2, 1),
+        *[(4, name, 0, 0, 0, 0) for name in ["Dario", *LATE]],
+    ]
+    assert list(before[0]) == ["place", "player", "list_points", "turni", "won", "lost"]
+    late: list[Turno] = []
+    assert _standing_queries(lambda: late.append(_start_late(season))) == []
+    assert api.season_standing(season=season) == before
+    assert ledger_differences() == []
+    assert _standing_queries(lambda: api.turno_delete(turno=late[0])) == []
+    assert api.season_standing(season=season) == before
+    assert ledger_differences() == []

@@ -140,6 +140,7 @@ def test_every_system_declares_its_features_on_the_base_class():
             s.takes_sanctions,
             s.series_ladder,
             s.giornata_chained,
+            s.open_tables_excuse,
             s.one_turno_a_day,
             s.has_preview,
             s.has_sheet,
@@ -151,12 +152,23 @@ def test_every_system_declares_its_features_on_the_base_class():
     assert declared == {
         # the last: the game names are words said in the reader's language; C.A.F.'s are the
         # club's own abbreviations (NQ♠, Briscola), printed as written
-        "caf": ("counts", True, True, True, True, True, False, False, False),
-        "king-classico": ("records", True, False, False, False, True, False, False, True),
-        "king-internazionale": ("records", True, False, False, False, True, False, False, True),
-        "le-king": ("records", True, False, False, False, True, False, False, True),
-        "skat-isko": ("records", True, False, False, False, False, True, True, True),
-        "ramino-101": ("records", False, False, False, False, False, False, False, True),
+        "caf": ("counts", True, True, True, True, True, True, False, False, False),
+        "king-classico": ("records", True, False, False, False, False, True, False, False, True),
+        "king-internazionale": (
+            "records",
+            True,
+            False,
+            False,
+            False,
+            False,
+            True,
+            False,
+            False,
+            True,
+        ),
+        "le-king": ("records", True, False, False, False, False, True, False, False, True),
+        "skat-isko": ("records", True, False, False, False, False, False, True, True, True),
+        "ramino-101": ("records", False, False, False, False, False, False, False, False, True),
     }
 
 

@@ -58,6 +58,7 @@ class CafSystem(BaseSystem):
     series_ladder = True  # Serie A, B, ... (SPEC §7)
     awards_titles = True  # Scudetto, Coppa dei Campioni, Intercontinentale (SPEC §7)
     giornata_chained = True  # series, absences and a late joiner's lowest score (SPEC §8)
+    open_tables_excuse = True  # a member at a table in corso is not absent (SPEC §8.1)
     season_score_decimals = 2  # league points: 15,00 (SPEC §8.3)
     direction = "counterclockwise"  # SPEC §3.1
 
