@@ -37,6 +37,7 @@ from scoring.models import (
     Player,
     PlayerFigures,
     Result,
+    Sanction,
     Season,
     Seat,
     Smazzata,
@@ -50,9 +51,10 @@ from scoring.selectors_confirmations import confirmation_lines
 from scoring.verbale import ClassificaSheet, classifica, classifica_sheet
 
 
-def game_prefetches() -> tuple[Prefetch, ...]:
+def game_prefetches(*, sanctions: bool = False) -> tuple[Prefetch, ...]:
     """What :func:`game_turni` prefetches (for ``prefetch_related_objects`` on turni already
-    loaded with :data:`scoring.selectors.TURNO_RELATED`)."""
+    loaded with :data:`scoring.selectors.TURNO_RELATED`); ``sanctions`` too for a system that
+    ``takes_sanctions`` (:func:`game_record` reads them)."""
     return (
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position")),
         Prefetch(
@@ -62,13 +64,25 @@ def game_prefetches() -> tuple[Prefetch, ...]:
             .order_by("number"),
         ),
         Prefetch("penalita", queryset=Penalita.objects.select_related("player").order_by("id")),
+        *(
+            [
+                Prefetch(
+                    "sanctions", queryset=Sanction.objects.select_related("player").order_by("id")
+                )
+            ]
+            if sanctions
+            else []
+        ),
     )
 
 
-def game_turni(queryset: QuerySet[Turno] | None = None) -> QuerySet[Turno]:
-    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries."""
+def game_turni(
+    queryset: QuerySet[Turno] | None = None, *, sanctions: bool = False
+) -> QuerySet[Turno]:
+    """Turni with what :func:`game_record` and the pages read, in a fixed number of queries
+    (``sanctions``: their sanctions too, for a system that ``takes_sanctions``)."""
     qs = queryset if queryset is not None else Turno.objects.all()
-    return qs.select_related(*TURNO_RELATED).prefetch_related(*game_prefetches())
+    return qs.select_related(*TURNO_RELATED).prefetch_related(*game_prefetches(sanctions=sanctions))
 
 
 def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[str, Any]:
@@ -90,13 +104,14 @@ def game_record(turno: Turno, *, tiebreak: Iterable[str] | None = None) -> dict[
             record_names(system, sm.record, names)
             for sm in sorted(turno.smazzate.all(), key=lambda s: s.number)
         ],
-        "tiebreak": list(tiebreak),
     }
+    # the interchange's order (SPEC §10, the sample documents): penalties, tiebreak, sanctions
     if takes_penalties(turno.season.system):
         record["penalties"] = [
             {"player": p.player.name, "points": p.points, "article": p.article, "reason": p.reason}
             for p in sorted(turno.penalita.all(), key=lambda p: p.pk)
         ]
+    record["tiebreak"] = list(tiebreak)
     if system.takes_sanctions:  # read from the turno's sanctions (prefetched where loaded so)
         record["sanctions"] = [
             {"player": s.player.name, "kind": s.kind, "reason": s.reason}

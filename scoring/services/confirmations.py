@@ -19,7 +19,6 @@ is dropped with its confirmations). The segretario may cancel a request to corre
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import hashlib
 import itertools
@@ -261,13 +260,21 @@ def _by_player(data: Any, ids: dict[str, int]) -> Any:
     return data
 
 
-def turno_fingerprint(turno: Turno, *, by_name: bool = False) -> str:
+def turno_fingerprint(turno: Turno, *, by_name: bool = False, every_key: bool = False) -> str:
     """A hash of everything recorded on the turno (smazzate, counts, penalità, sanctions), the
     players by who they are, not by name: a name corrected while the players confirm leaves the
     turno unchanged. ``by_name``: the hash as written before (a request made before the upgrade
-    is still honoured)."""
-    record = _record(turno, [])
-    data = dataclasses.asdict(record) if dataclasses.is_dataclass(record) else record
+    is still honoured). ``every_key``: as a request made before every game's input was its
+    interchange record (issue 24) hashed a turno of a game whose deals may name a trump: each
+    deal with every key, ``"trump": null`` where it has none."""
+    data = _record(turno, [])
+    if every_key:
+        data = {
+            **data,
+            "smazzate": [
+                {"trump": None, **sm} if isinstance(sm, dict) else sm for sm in data["smazzate"]
+            ],
+        }
     if not by_name:
         ids = dict(Seat.objects.filter(turno=turno).values_list("player__name", "player_id"))
         data = _by_player(data, ids)
@@ -337,9 +344,11 @@ def _require_unchanged(t: Turno) -> None:
     """A turno changed since the close request is never closed by the players' confirmations:
     the segretario cancels the request and closes again."""
     request = pending_close(t)
-    if request is not None and request.fingerprint not in (
-        turno_fingerprint(t),
-        turno_fingerprint(t, by_name=True),  # a request made before players were hashed by key
+    if request is not None and not any(
+        request.fingerprint == turno_fingerprint(t, by_name=by_name, every_key=every_key)
+        # a request made before players were hashed by key (by_name), before issue 24
+        # (every_key): each hash only when the ones before it differ
+        for by_name, every_key in ((False, False), (True, False), (False, True), (True, True))
     ):
         raise turno_problem(
             "CLOSE_REQUEST_STALE",

@@ -33,13 +33,7 @@ from scoring.models import (
     Turno,
 )
 from scoring.rules.caf import score_turno
-from scoring.rules.caf.interchange import (
-    FORMAT,
-    parse_document,
-    score_document,
-    turno_to_input,
-    two,
-)
+from scoring.rules.caf.interchange import FORMAT, parse_document, score_document, two
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import GameSystem
 from scoring.selectors import turno_record, turno_with_everything
@@ -107,17 +101,26 @@ class Ledger:
     #: document plays the standard rules, as kingscore reads it)
     exports_rules: bool = True
 
-    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
-        """``turni`` with everything the engine's input of each one reads (prefetched)."""
-        raise NotImplementedError
+    def load(self, turni: QuerySet[Turno], system: GameSystem) -> QuerySet[Turno]:
+        """``turni`` (of a season of ``system``) with everything :func:`game_record` reads,
+        prefetched."""
+        return game_turni(turni, sanctions=system.takes_sanctions)  # type: ignore[attr-defined]
 
     def turno_document(self, turno: Turno) -> dict[str, Any]:
-        """A turno loaded by :meth:`load` as its ``kingclub/v1`` input record."""
-        raise NotImplementedError
+        """A turno loaded by :meth:`load` as its ``kingclub/v1`` input record: its system's
+        interchange record, each deal written as the system writes a deal's record
+        (:meth:`deal_record`: its keys in the interchange's order, whatever order the database
+        returns them in); a deal the system refuses is written as stored."""
+        record = game_record(turno)
+        system = turno.season.system
+        record["smazzate"] = [_deal_record(system, sm) for sm in record["smazzate"]]
+        return record
 
     def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
-        """The engine's input of ``turno`` as stored (with ``tiebreak`` if given)."""
-        raise NotImplementedError
+        """The engine's input of ``turno`` as stored (with ``tiebreak`` if given): its system's
+        interchange record."""
+        full = self.load(Turno.objects.filter(pk=turno.pk), turno.season.system).get()
+        return game_record(full, tiebreak=tiebreak)
 
     def export_stream(self, season: Season, include_open: bool = False) -> dict[str, Any]:
         """The season as a ``kingclub/v1`` input document whose turni are a :class:`Stream`
@@ -135,7 +138,7 @@ class Ledger:
         }
         if self.exports_rules:
             doc["rules"] = season.rules
-        turni = turni_in_batches(season, include_open, self.load)
+        turni = turni_in_batches(season, include_open, lambda qs: self.load(qs, season.system))
         doc["turni"] = Stream(self.turno_document(t) for t in turni)
         return doc
 
@@ -154,8 +157,8 @@ class Ledger:
 
     def check_closable(self, season: Season, record: Any) -> None:
         """RuleViolation if a turno of ``season`` with input ``record`` (:meth:`turno_input`)
-        cannot close (unfinished, a tie to draw)."""
-        raise NotImplementedError
+        cannot close (unfinished, a tie to draw): the system scores it as closed."""
+        season.system.score_turno(season.game_rules, record)
 
     def standing(self, season: Season) -> list[dict[str, Any]]:
         """The stored Classifica as :func:`scoring.api.season_standing` returns it."""
@@ -173,16 +176,6 @@ class CountsLedger(Ledger):
     exports_rules = False
     streams_import = True
 
-    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
-        return turno_with_everything(turni)
-
-    def turno_document(self, turno: Turno) -> dict[str, Any]:
-        return turno_to_input(turno_record(turno))
-
-    def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
-        full = self.load(Turno.objects.filter(pk=turno.pk)).get()
-        return turno_record(full, tiebreak=tiebreak)
-
     def replay_problems(self, season: Season) -> list[Problem]:
         problems: list[Problem] = []
         try:  # the closed turni as a whole season, as kingscore reads its export
@@ -194,7 +187,7 @@ class CountsLedger(Ledger):
         except RuleViolation as exc:
             return problems + list(exc.problems)
         open_turni = Turno.objects.filter(season=season, status=Turno.IN_CORSO)
-        for turno in self.load(open_turni.order_by("pk")):  # the open ones turno by turno
+        for turno in turno_with_everything(open_turni.order_by("pk")):  # the open ones, one by one
             score = score_turno(rules, turno_record(turno), require_complete=False)
             problems += [p.in_turno(turno.label) for p in score.problems]
         return problems
@@ -209,11 +202,6 @@ class CountsLedger(Ledger):
         player_figures_fill(
             season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO
         )
-
-    def check_closable(self, season: Season, record: Any) -> None:
-        score = score_turno(season.ruleset, record, require_complete=True)
-        if score.problems:
-            raise RuleViolation(score.problems)
 
     def standing(self, season: Season) -> list[dict[str, Any]]:
         rows = Standing.objects.filter(season=season).select_related("player")
@@ -242,15 +230,6 @@ class RecordsLedger(Ledger):
     def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:
         return _games.game_season_import(data=data, user=user, current=current)
 
-    def load(self, turni: QuerySet[Turno]) -> QuerySet[Turno]:
-        return game_turni(turni)
-
-    def turno_document(self, turno: Turno) -> dict[str, Any]:
-        return game_record(turno)
-
-    def turno_input(self, turno: Turno, tiebreak: list[str] | None = None) -> Any:
-        return game_record(self.load(Turno.objects.filter(pk=turno.pk)).get(), tiebreak=tiebreak)
-
     def replay_problems(self, season: Season) -> list[Problem]:
         # every turno, open or closed, is replayed by the differences (a record the engine
         # refuses is one of them): only the rule set is checked first
@@ -266,9 +245,6 @@ class RecordsLedger(Ledger):
     def restored(self, season: Season) -> None:
         pass  # the standing's figures are in the backup (the seats' and the Classifica's)
 
-    def check_closable(self, season: Season, record: Any) -> None:
-        season.system.score_turno(season.game_rules, record)
-
     def standing(self, season: Season) -> list[dict[str, Any]]:
         # tied rows in the order the system ranked them (the refresh writes them in that order)
         rows = Standing.objects.filter(season=season).select_related("player")
@@ -279,6 +255,15 @@ class RecordsLedger(Ledger):
 
     def differences(self, season: Season) -> list[Difference]:
         return _games.game_differences(season)
+
+
+def _deal_record(system: GameSystem, record: Any) -> Any:
+    """A stored deal's record (players by name) as ``system`` writes it; as it is if refused
+    (``check_ledger`` reports it)."""
+    try:
+        return system.deal_record(record)  # type: ignore[attr-defined]
+    except RuleViolation:
+        return record
 
 
 LEDGERS: dict[str, Ledger] = {"counts": CountsLedger(), "records": RecordsLedger()}

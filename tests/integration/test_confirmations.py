@@ -564,3 +564,58 @@ def test_required_through_the_screens_of_a_ramino_season(client, seg, members):
     t.refresh_from_db()
     assert t.status == Turno.CHIUSO and t.verbale_number == 1
     assert "data-pending" not in verbale_page(client, t)
+
+
+def _engine_fingerprint(turno, *, by_name: bool = False) -> str:
+    """The fingerprint a close request kept before issue 24: the engine's TurnoRecord of the
+    turno (every deal with its "trump", null where none), players by key (or by name)."""
+    import dataclasses
+    import hashlib
+    import json
+
+    from scoring.models import Seat, Turno
+    from scoring.selectors import turno_record, turno_with_everything
+
+    full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
+    data = dataclasses.asdict(turno_record(full, tiebreak=[]))
+    text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
+    if not by_name:
+        for name, pk in Seat.objects.filter(turno=turno).values_list("player__name", "player_id"):
+            text = text.replace(json.dumps(name), json.dumps(f"#{pk}"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("by_name", [False, True])
+def test_required_a_request_made_before_the_one_input_path_still_closes(
+    segretario, members, required_season, by_name
+):
+    """A close request kept before C.A.F. read its turni as its interchange record (its
+    fingerprint hashed the engine's TurnoRecord) is honoured: the last confirmation closes the
+    turno; a deal recorded since then still makes it stale."""
+    from scoring.models import CloseRequest, Turno
+    from scoring.services.confirmations import turno_close_request, turno_fingerprint
+
+    turno, record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
+    turno_close_request(turno=turno, tiebreak=list(record.tiebreak), user=segretario)
+    old = _engine_fingerprint(turno, by_name=by_name)
+    assert turno_fingerprint(turno) != old  # the deals without a trump hash without the key
+    assert turno_fingerprint(turno, by_name=by_name, every_key=True) == old
+    CloseRequest.objects.filter(turno=turno).update(fingerprint=old)
+    for name in PLAYERS:
+        verbale_confirm(turno=turno, player=player(name))
+    assert Turno.objects.get(pk=turno.pk).status == Turno.CHIUSO
+
+
+def test_required_an_old_request_of_a_changed_turno_is_stale(segretario, members, required_season):
+    from scoring import api
+    from scoring.models import CloseRequest, Turno
+    from scoring.services.confirmations import turno_close_request
+
+    turno, record = play_turno(required_season, dt.date(2026, 11, 20), PLAYERS, 3, close=False)
+    turno_close_request(turno=turno, tiebreak=list(record.tiebreak), user=segretario)
+    CloseRequest.objects.filter(turno=turno).update(fingerprint=_engine_fingerprint(turno))
+    api.penalita_add(turno=turno, player="Carla", points=-5, article="9", reason="carte toccate")
+    with pytest.raises(RuleViolation) as exc:
+        verbale_confirm(turno=turno, player=player("Carla"))
+    assert exc.value.problems[0].code == "CLOSE_REQUEST_STALE"
+    assert Turno.objects.get(pk=turno.pk).status == Turno.IN_CORSO

@@ -28,5 +28,8 @@ def test_what_the_two_ledgers_share_is_one_function():
     # the reopen and the export are written once, on the base class
     assert type(counts).turno_reopen is type(records).turno_reopen
     assert type(counts).export_stream is type(records).export_stream
+    # and so is the input of a turno: its system's interchange record (issue 24)
+    for name in ("load", "turno_document", "turno_input", "check_closable"):
+        assert getattr(type(counts), name) is getattr(type(records), name), name
     assert (counts.exports_rules, counts.streams_import) == (False, True)
     assert (records.exports_rules, records.streams_import) == (True, False)
