@@ -23,6 +23,7 @@ from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.backup import backup_document, wipe_club
 from scoring.services.season import season_create
 from scoring.services.turni import turno_close, turno_reopen
+from tests.conftest import _user, kept_for_the_scope
 
 pytestmark = pytest.mark.django_db(transaction=False)
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
@@ -41,8 +42,26 @@ def _play(season, date, seed, user, close=True, upto=None):
     return turno
 
 
+@pytest.fixture(scope="module")
+def _club(django_db_setup, django_db_blocker):
+    """The club, built once for the module (tests/conftest.py, ``kept_for_the_scope``): each
+    test restores, wipes or reads it in a savepoint rolled back after it."""
+    with kept_for_the_scope(django_db_blocker):
+        with django_db_blocker.unblock():
+            segretario = _user(get_user_model(), "segretario", "Segretario")
+            admin_user = _user(get_user_model(), "admin", is_superuser=True, is_staff=True)
+            season = _build_club(segretario, admin_user)
+        yield season
+
+
 @pytest.fixture
-def club(segretario, admin_user):
+def club(db, _club, sequences_high_water):
+    """The module's club; on PostgreSQL a restore's sequences are put back after the test
+    (``sequences_high_water``), for the kept rows' next insert."""
+    return _club
+
+
+def _build_club(segretario, admin_user):
     """Closed turni numbered out of date order, a reopen with a reason, a penalità, a sanction,
     an open turno, a member linked to an account."""
     for n in PLAYERS:
