@@ -26,7 +26,12 @@ from scoring.services.backup import backup_document
 from scoring.services.interchange import season_import
 from scoring.services.turni import turno_reopen, turno_start
 from tests.helpers import deal_record
-from tests.property.test_hostile_import import _paths, _set
+from tests.property.test_hostile_import import (
+    _paths,
+    _set,
+    assert_replays,
+    each_example_rolled_back,
+)
 
 PLAYERS = ["Anna", "Bruno", "Carla", "Dario"]
 BASE = simulated_season(name="base", players=PLAYERS, giornate=1, seed=3, attendance=1.0)
@@ -82,6 +87,13 @@ def _run(command: str, doc_or_bytes, tmp_path, *args) -> tuple[int, str]:
 RULE_PATHS = [("rules", *p) for p in _paths(BASE["rules"]) if p]
 
 
+@pytest.fixture
+def database_before(db_dump) -> str:
+    """The database before the examples, dumped once for all of them (each in a savepoint rolled
+    back: ``each_example_rolled_back``)."""
+    return db_dump()
+
+
 @HYPO
 @given(
     mutations=st.lists(
@@ -103,18 +115,21 @@ def test_malformed_rule_sets_never_crash_kingscore(tmp_path_factory, mutations):
         st.tuples(st.sampled_from(RULE_PATHS), hostile_value), min_size=1, max_size=3
     )
 )
-def test_malformed_rule_sets_never_crash_the_import(db_dump, tmp_path_factory, mutations):
+def test_malformed_rule_sets_never_crash_the_import(
+    db_dump, database_before, tmp_path_factory, mutations
+):
     doc = _mutated(BASE, RULE_PATHS, mutations)
     doc["season"] = f"fuzz-{uuid.uuid4().hex[:8]}"
-    before = db_dump()
-    code, err = _run("import_season", doc, tmp_path_factory.mktemp("i"))
-    if code == 2:
-        assert "nulla importato" in err
-        assert db_dump() == before
-    else:
-        assert code == 0
-        season = Season.objects.get(name=doc["season"])
-        assert season.ruleset.to_dict()  # what was stored reads back
+    with each_example_rolled_back():
+        code, err = _run("import_season", doc, tmp_path_factory.mktemp("i"))
+        if code == 2:
+            assert "nulla importato" in err
+            assert db_dump() == database_before
+        else:
+            assert code == 0
+            season = Season.objects.get(name=doc["season"])
+            assert season.ruleset.to_dict()  # what was stored reads back
+            assert_replays()
 
 
 @pytest.mark.django_db
@@ -200,6 +215,12 @@ def small_club(db, segretario):
     return backup_document()
 
 
+@pytest.fixture
+def club_before(small_club, db_dump) -> str:
+    """The small club's database, dumped once for all the examples (``database_before``)."""
+    return db_dump()
+
+
 def _backup_paths(doc):
     """Paths into the backup: every column of a few rows of every table, and the headers."""
     out = [("format",), ("users",), ("tables",), ("users", 0, "username")]
@@ -218,19 +239,22 @@ def _backup_paths(doc):
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data())
-def test_corrupted_backups_are_refused_cleanly(small_club, db_dump, tmp_path_factory, data):
+def test_corrupted_backups_are_refused_cleanly(
+    small_club, db_dump, club_before, tmp_path_factory, data
+):
     paths = _backup_paths(small_club)
     mutations = data.draw(
         st.lists(st.tuples(st.sampled_from(paths), hostile_value), min_size=1, max_size=3)
     )
     doc = _mutated(small_club, paths, mutations)
-    before = db_dump()
-    code, err = _run("restore", doc, tmp_path_factory.mktemp("r"), "--force")
-    if code == 2:
-        assert "nulla ripristinato" in err and "[" in err
-        assert db_dump() == before
-    else:
-        assert code == 0
+    with each_example_rolled_back():
+        code, err = _run("restore", doc, tmp_path_factory.mktemp("r"), "--force")
+        if code == 2:
+            assert "nulla ripristinato" in err and "[" in err
+            assert db_dump() == club_before
+        else:
+            assert code == 0
+            assert_replays()
 
 
 @pytest.mark.django_db
