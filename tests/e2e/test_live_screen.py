@@ -20,7 +20,7 @@ from scoring.rules.caf.records import TurnoRecord
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
-from tests.e2e.conftest import logged_in
+from tests.e2e.conftest import htmx_settled, logged_in
 from tests.helpers import deal_record
 
 SEVEN = [
@@ -78,15 +78,11 @@ def _live(live_server, turno) -> str:
 
 @contextmanager
 def answered(page, method: str = "GET"):
-    """Wait for the htmx request the enclosed action sends, and for its swap to settle."""
-    page.evaluate(
-        "window.__settled = false; document.addEventListener('htmx:afterSettle',"
-        " () => { window.__settled = true; }, {once: true})"
-    )
+    """Wait for the htmx request the enclosed action sends, and for its swap to settle (the
+    screen's own afterSettle work, its focus and running check, done: ``htmx_settled``)."""
     with page.expect_response(lambda r: r.request.method == method and "/segreteria/" in r.url):
         yield
-    page.wait_for_function("window.__settled === true", timeout=10000)
-    page.wait_for_timeout(30)  # the screen's own afterSettle work (focus, running check)
+    htmx_settled(page)
 
 
 def _focused(page) -> str:
