@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import replace
 
 from django.db import transaction
 from django.db.models import Max, Min
@@ -26,10 +27,10 @@ from scoring.models import (
     Smazzata,
     Turno,
 )
-from scoring.rules.caf import score_turno
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
-from scoring.selectors import turno_record, turno_with_everything
+from scoring.selectors import turno_with_everything
+from scoring.selectors_games import game_record
 from scoring.services.history import history_created
 from scoring.services.locks import (
     retry_once,
@@ -179,20 +180,16 @@ def turno_close(
     season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
     require_open(turno)
-    rules = turno.season.ruleset
-    record = turno_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
-    score = score_turno(rules, record, require_complete=True)
-    if score.problems:
-        raise RuleViolation(score.problems)
-    assert score.places is not None and score.ratios is not None
-    rank = {name: i + 1 for i, name in enumerate(record.tiebreak)}
+    season = turno.season
+    record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
+    results = season.system.seat_results(_closed(season, record, turno, label=None))
+    rank = {name: i + 1 for i, name in enumerate(record["tiebreak"])}
     seats = list(turno.seats.all())
     for seat in seats:
         name = seat.player.name
-        seat.total = score.totals[name]
-        seat.penalty_total = score.penalties[name]
-        seat.place = score.places[name]
-        seat.ratio = score.ratios[name]
+        mine = results[name]
+        seat.total, seat.penalty_total = mine["total"], mine["extra"]["penalties"]
+        seat.place, seat.ratio = mine["place"], mine["ratio"]
         seat.tiebreak_rank = rank.get(name)
     # places are unique per turno: clear then set, so a swap never trips the constraint
     Seat.objects.filter(turno=turno).update(place=None)
@@ -201,39 +198,60 @@ def turno_close(
     return close_stamp(turno, user, recompute=recompute)
 
 
+def _closed(season: Season, record: dict, turno: Turno, *, label: str | None) -> dict:
+    """The turno's ``record`` scored as closed by the season's system (``score_turno``); its
+    problems (unfinished, a tie to draw...) raised as RuleViolation, each named with ``label``
+    in place of the label the system gives the turno (None: the turno being closed, unnamed)."""
+    try:
+        return season.system.score_turno(season.game_rules, record)
+    except RuleViolation as exc:
+        raise RuleViolation([_named(p, turno, label) for p in exc.problems]) from None
+
+
+def _named(problem: Problem, turno: Turno, label: str | None) -> Problem:
+    return replace(problem, turno=label) if problem.turno in (None, turno.label) else problem
+
+
 @transaction.atomic
 def rescore_turno(*, turno: Turno | int) -> None:
     """Score every smazzata of a turno again (after a rule set change), and its places."""
     season_lock_of_turno(turno)
     turno = _lock(turno)
-    rules = turno.season.ruleset
-    record = turno_record(turno)
-    score = score_turno(rules, record, require_complete=not turno.is_open)
-    if score.problems:
-        raise RuleViolation([p.in_turno(turno.label) for p in score.problems])
-    by_number = {s.number: s for s in score.smazzate}
+    season = turno.season
+    system, rules = season.system, season.game_rules
+    record = game_record(turno)
+    # a closed turno scored as closed first: every problem of it (a tie too) stops the rescore
+    scored = None if turno.is_open else _closed(season, record, turno, label=turno.label)
+    try:
+        running = system.score_running(rules, record)
+    except RuleViolation as exc:
+        raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
+    by_number = {
+        s["number"]: system.smazzata_keys(s) | {"points": s["points"]} for s in running["smazzate"]
+    }
     players = {s.player.name: s.player for s in turno.seats.all()}
     smazzate, results = [], []
     for sm in turno.smazzate.all():
-        scored = by_number[sm.number]
-        sm.forced, sm.scazzata = scored.forced, scored.scazzata
-        sm.cappotto = players[scored.cappotto] if scored.cappotto else None
+        keys = by_number[sm.number]
+        sm.forced, sm.scazzata = keys["forced"], keys["scazzata"]
+        sm.cappotto = players[keys["cappotto"]] if keys["cappotto"] else None
         smazzate.append(sm)
         for r in sm.results.all():
-            r.points = scored.points[r.player.name]
+            r.points = keys["points"][r.player.name]
             results.append(r)
     Smazzata.objects.bulk_update(smazzate, ["forced", "scazzata", "cappotto"])
     Result.objects.bulk_update(results, ["points"])
     seats = list(turno.seats.all())
+    places = None if scored is None else system.seat_results(scored)
     for seat in seats:
         name = seat.player.name
-        seat.total, seat.penalty_total = score.totals[name], score.penalties[name]
-        if score.places is not None:
-            seat.place, seat.ratio = score.places[name], score.ratios[name]
+        seat.total, seat.penalty_total = running["totals"][name], running["penalties"][name]
+        if places is not None:
+            seat.place, seat.ratio = places[name]["place"], places[name]["ratio"]
     for seat in seats:
         seat.extra = {}  # the figures of the rescored smazzate: stored again by the recompute
     Seat.objects.filter(turno=turno).update(place=None)
     Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "extra"])
-    if score.places is not None:
-        turno.winner = next(players[n] for n, p in score.places.items() if p == 1)
+    if places is not None:
+        turno.winner = next(players[n] for n, p in places.items() if p["place"] == 1)
         turno.save(update_fields=["winner"])

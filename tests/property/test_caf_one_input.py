@@ -23,15 +23,17 @@ from hypothesis import strategies as st
 from scoring import api
 from scoring.demo import simulated_season
 from scoring.models import Season, Turno
-from scoring.rules.caf import caf
+from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.interchange import turno_to_input
 from scoring.rules.caf.simulator import simulate_turno
+from scoring.rules.problems import RuleViolation
 from scoring.selectors import turno_record, turno_with_everything
 from scoring.selectors_games import game_record
 from scoring.services import recording
 from scoring.services.interchange import season_export_stream, season_import
 from scoring.services.jsonstream import write_json
 from scoring.services.ledger import ledger_differences
+from scoring.services.season_rules import season_rules_update
 
 pytestmark = pytest.mark.django_db
 
@@ -159,6 +161,17 @@ def test_game_record_of_a_caf_turno_is_what_the_second_input_path_gave(draw):
             turno_record(turno, tiebreak=drawn)
         )
     assert any(t["sanctions"] for t in map(game_record, turni))
+    # the open turno's close refused with exactly the engine's problems (codes, fields, texts)
+    rules = season.ruleset
+    for turno in (t for t in turni if t.is_open):
+        for tiebreak in (None, ["Nessuno"], list(reversed(game_record(turno)["players"]))):
+            expected = score_turno(
+                rules, turno_record(turno, tiebreak=tiebreak), require_complete=True
+            ).problems
+            with pytest.raises(RuleViolation) as exc:
+                api.turno_close(turno=turno.pk, tiebreak=tiebreak)
+            assert exc.value.problems == expected and expected
+            assert Turno.objects.get(pk=turno.pk).status == Turno.IN_CORSO
 
 
 @settings(
@@ -181,3 +194,75 @@ def test_the_caf_season_s_export_and_check_are_byte_identical(draw, tmp_path_fac
     assert "rules" not in document  # C.A.F.'s export plays the standard rules (exports_rules)
     assert len(document["turni"]) == Turno.objects.filter(season=season, status="chiuso").count()
     assert now["differences"] == []
+
+
+def _engine_rescore(season: Season) -> dict[int, dict[str, object]]:
+    """What the rescore stored on the second input path: each turno's TurnoRecord scored by the
+    engine with the season's rule set (closed turni as closed)."""
+    rules = Season.objects.get(pk=season.pk).ruleset
+    out = {}
+    for turno in turno_with_everything(Turno.objects.filter(season=season)):
+        score = score_turno(rules, turno_record(turno), require_complete=not turno.is_open)
+        assert not score.problems
+        out[turno.pk] = {
+            "deals": [
+                (sm.number, sm.forced, sm.scazzata, sm.cappotto, sm.points) for sm in score.smazzate
+            ],
+            "seats": {
+                p: (
+                    score.totals[p],
+                    score.penalties[p],
+                    None if score.places is None else score.places[p],
+                    None if score.ratios is None else score.ratios[p],
+                )
+                for p in turno_record(turno).players
+            },
+        }
+    return out
+
+
+def _stored(season: Season) -> dict[int, dict[str, object]]:
+    out = {}
+    for turno in turno_with_everything(Turno.objects.filter(season=season)):
+        out[turno.pk] = {
+            "deals": [
+                (
+                    sm.number,
+                    sm.forced,
+                    sm.scazzata,
+                    sm.cappotto.name if sm.cappotto else None,
+                    {r.player.name: r.points for r in sm.results.all()},
+                )
+                for sm in turno.smazzate.all()
+            ],
+            "seats": {
+                s.player.name: (s.total, s.penalty_total, s.place, s.ratio)
+                for s in turno.seats.all()
+            },
+        }
+        if turno.status == Turno.CHIUSO:
+            winner = min(turno.seats.all(), key=lambda s: s.place).player
+            assert turno.winner == winner
+    return out
+
+
+@settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(draw=seasons, per_unit=st.sampled_from([-10, -1, 7]))
+def test_the_rescore_stores_what_the_engine_gave_the_turno_record(draw, per_unit):
+    """A rule-set edit rescored (scoring.services.turni.rescore_turno, now on game_record and
+    the system's score_running / score_turno / seat_results): each deal's forced call,
+    scazzata, cappotto and points, each seat's total, penalità, place and ratio, the winner are
+    the engine's score of the turno's TurnoRecord under the new rules, open turni included."""
+    season = _season(draw)
+    rules = caf().to_dict()
+    rules["games"]["NQS"]["per_unit"] = per_unit
+    season_rules_update(season=season, rules=rules, recompute=True, reason="prova")
+    expected = _engine_rescore(season)
+    assert _stored(season) == expected
+    assert ledger_differences(seasons=[Season.objects.get(pk=season.pk)]) == []  # new rules
