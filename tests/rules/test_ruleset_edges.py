@@ -176,3 +176,64 @@ def test_a_turno_with_a_valid_contatore_sanction_scores_and_relegates():
     )
     codes = [p.code for p in score_turno(caf(), bad).problems]
     assert codes == ["SANCTION_PLAYER", "SANCTION_REASON"]
+
+
+def test_a_ladder_of_one_series_needs_no_start_series_nor_mitropa_from():
+    """SPEC §9: a key left out takes its default: the start series is the first of the ladder,
+    the Mitropa Cup's the second (B, as C.A.F. plays it), the only one when there is one. A club
+    that plays a single series writes only that series; it used to be refused for not naming a
+    Mitropa series it cannot have ("league.mitropa_from: deve essere una serie dell'elenco")."""
+
+    def single(d):
+        for key in ("start_series", "mitropa_from"):
+            d["league"].pop(key)
+        d["league"]["series"] = [s for s in d["league"]["series"] if s["code"] == "A"]
+
+    rules = _edited(single)
+    assert (rules.start_series, rules.mitropa_from) == ("A", "A")
+    assert [s.code for s in rules.series] == ["A"]
+    outcome, _ = _one(rules, ("Anna", "Bruno", "Carla", "Dario"), ["1.00", "0.50", "0.20", "0"])
+    # everyone starts and stays in A: nowhere to go down to
+    assert (
+        outcome.series_before
+        == outcome.series_after
+        == dict.fromkeys(("Anna", "Bruno", "Carla", "Dario"), "A")
+    )
+
+
+def test_the_mitropa_series_left_out_is_the_second_of_the_ladder():
+    """Without ``mitropa_from`` the Mitropa Cup is won from the ladder's second series: B in
+    C.A.F.'s (SPEC §7), C1 in a ladder that starts at B."""
+    assert _edited(lambda d: d["league"].pop("mitropa_from")).mitropa_from == "B"
+
+    def from_b(d):
+        d["league"]["series"] = [s for s in d["league"]["series"] if s["code"] != "A"]
+        d["league"].update(start_series="B", scudetto_series=["B"], uefa_series=["B"])
+        d["league"].pop("mitropa_from")
+
+    assert _edited(from_b).mitropa_from == "C1"
+
+    def two(d):
+        d["league"]["series"] = d["league"]["series"][:2]
+        d["league"].pop("mitropa_from")
+
+    assert [s.code for s in _edited(two).series] == ["A", "B"]
+    assert _edited(two).mitropa_from == "B"
+
+
+def test_a_cappotto_given_to_a_one_card_game_is_taking_that_card():
+    """SPEC §6, §9: the cappotto is data: one player taking every unit of the game's count. A
+    club that gives the Donna di picche (one card) a cappotto of -8 has the taker score 0 and
+    every other player -8, whoever called; the standard rules have none (-8 to the taker)."""
+    from scoring.rules.caf.turno import score_smazzata
+
+    players = ("Anna", "Bruno", "Carla", "Dario")
+    result = {"Anna": 0, "Bruno": 1, "Carla": 0, "Dario": 0}
+    rules = _edited(lambda d: d["games"]["NQS"].update(cappotto=-8))
+    got = score_smazzata(rules, players, "NQS", "Anna", False, result)
+    assert (got.cappotto, got.points) == (
+        "Bruno",
+        {"Anna": -8, "Bruno": 0, "Carla": -8, "Dario": -8},
+    )
+    standard = score_smazzata(caf(), players, "NQS", "Anna", False, result)
+    assert (standard.cappotto, standard.points["Bruno"]) == (None, -8)

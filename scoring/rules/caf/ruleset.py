@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -225,6 +226,12 @@ def _check_game(code: Any, g: Any, where: str) -> None:
                 _check_threshold(sc[key], f"{where}.scazzata.{key}")
 
 
+def mitropa_default(codes: Sequence[str]) -> str:
+    """The series the Mitropa Cup is won from when the rule set does not say: the second of the
+    ladder (B in C.A.F.'s, SPEC §7), the only one of a one-series ladder (no promotion there)."""
+    return codes[1] if len(codes) > 1 else codes[0]
+
+
 def check_ruleset_shape(d: Any) -> None:
     """Every key of an edited rule set has the type and range the engine reads (or is absent
     where the rule set has a default): :class:`RuleSetError` naming the first key that is not."""
@@ -288,9 +295,10 @@ def check_ruleset_shape(d: Any) -> None:
     codes = [s["code"] for s in series]
     repeated = gettext_noop("due serie hanno lo stesso codice")
     _need(len(set(codes)) == len(codes), "league.series", repeated)
+    defaults = {"start_series": codes[0], "mitropa_from": mitropa_default(codes)}
     for key in ("start_series", "mitropa_from"):
         listed = gettext_noop("deve essere una serie dell'elenco (%(codes)s)")
-        ok = league.get(key, codes[0]) in codes
+        ok = league.get(key, defaults[key]) in codes
         _need(ok, f"league.{key}", listed, codes=", ".join(codes))
     for key in ("scudetto_series", "uefa_series", "coppa_italia_series"):
         if key in league:
@@ -603,7 +611,7 @@ class RuleSet:
                 scudetto_series=tuple(league.get("scudetto_series", ("A",))),
                 uefa_series=tuple(league.get("uefa_series", ("A",))),
                 coppa_italia_series=tuple(league.get("coppa_italia_series", ("A", "B"))),
-                mitropa_from=league.get("mitropa_from", "B"),
+                mitropa_from=league.get("mitropa_from", mitropa_default([s.code for s in series])),
                 coppa_campioni_streak=int(league.get("coppa_campioni_streak", 2)),
                 intercontinentale_streak=int(league.get("intercontinentale_streak", 3)),
                 raw=copy.deepcopy(d),
