@@ -534,6 +534,20 @@ def test_play_giornate_continues_from_a_state():
     assert giornate[0].date == D2
 
 
+def test_a_season_played_from_a_state_carries_its_series_and_streaks():
+    """``play_season``'s ``start`` (the series carried over from the season before, SPEC §8.2,
+    or a checkpoint): G2 played from the state after G1 is G2 of the whole season: Dario starts
+    in B, and Anna's second Scudetto in a row wins the Coppa dei Campioni (1 + 1 + 1.5)."""
+    _, _, after_g1 = play_giornate(RULES, FOUR, [G1])
+    result = play_season(RULES, FOUR, [G2], start=after_g1)
+    g2 = result.tables["g2"]
+    assert g2.series_before == {"Anna": "A", "Bruno": "A", "Carla": "A", "Dario": "B"}
+    assert g2.league_points["Anna"] == Decimal("3.50")
+    assert result.state.streak == {"Anna": 2}
+    # from the season's own start (everyone in A, no streak) the same table gives Anna 2.00
+    assert play_season(RULES, FOUR, [G2]).tables["g2"].league_points["Anna"] == Decimal("2.00")
+
+
 # -- what the player page reads per season: figures and the league line ------------------------
 def test_season_figures_sum_the_closed_turni_and_count_wins_and_podiums():
     first = {"calls": 2, "forced": 1, "scazzate": 0, "cappotti": 1, "games": {"K": [-40, 2]}}

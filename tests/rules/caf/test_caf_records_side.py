@@ -304,3 +304,15 @@ def test_the_standing_names_every_problem_of_its_turni_instead_of_failing():
         ("PLAYER_TWICE_IN_GIORNATA", "Carla"),
         ("PLAYER_TWICE_IN_GIORNATA", "Dario"),
     ]
+
+
+def test_the_fold_plays_the_season_s_own_rule_set():
+    """The ledger folds each giornata with the season's rules (SPEC §9: titles are data): with
+    the Scudetto worth 2, Carla's 1.00 + 2 = 3.00 after the 2nd, not the standard 2.00."""
+    d = RULES.to_dict()
+    d["league"]["titles"]["SCUDETTO"] = "2"
+    edited = CAF.rules(d)
+    first = CAF.seat_results(CAF.score_turno(edited, FIRST))
+    state = CAF.standing_fold(CAF.standing_start(edited), [first], rules=edited)
+    carla = next(r for r in CAF.standing_rank(edited, ROSTER, state) if r["player"] == "Carla")
+    assert (carla["place"], carla["league_points"], carla["scudetti"]) == (1, "3.00", 1)
