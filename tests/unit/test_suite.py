@@ -111,6 +111,11 @@ def test_a_ledger_check_is_skipped_only_on_rows_it_found_equal_to_their_replay(
     Result.objects.filter(pk=result.pk).update(points=F("points") + 1)
     assert suite.checked_before() is False
     found, _read = suite.replayed_reading()
-    assert len(found) >= 1
+    # the one row changed, named as the check names it (the seat totals were not touched)
+    assert [(d.where, d.field, d.stored, d.expected) for d in found] == [
+        (f"turno {result.smazzata.turno.label}, smazzata {result.smazzata.number}, "
+         f"{result.player.name}", "punti",
+         result.points + 1, result.points)
+    ]  # fmt: skip
     Result.objects.filter(pk=result.pk).update(points=F("points") - 1)
     assert suite.checked_before() is True
