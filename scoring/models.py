@@ -649,7 +649,7 @@ class Standing(models.Model):
     scudetti = models.PositiveIntegerField(_("scudetti"), default=0)
     titles = models.JSONField(_("titoli"), default=dict, blank=True)  # code -> times won
     streak = models.PositiveIntegerField(_("scudetti consecutivi"), default=0)
-    # the system's own columns (every game but C.A.F.)
+    # the row's figures as kingscore prints them (every game; C.A.F.'s copy its columns)
     extra = models.JSONField(_("altre colonne"), default=dict, db_default={}, blank=True)
 
     class Meta:

@@ -278,6 +278,12 @@ class BaseSystem:
             Column(key, label) for key, label in columns
         ]
 
+    def classifica_order(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The stored Classifica's rows (``place``, ``player`` and the standing's figures, as
+        ``kingscore`` prints them), read in the order of their places, in display order: by
+        default as read, each place's rows in the order the system ranked them."""
+        return rows
+
     def calendar(self, rules: Mapping[str, Any] | None) -> Calendar:
         """The calendar of a season's stored rule set (its ``calendar`` table, the dates a
         turno may take and one turno a day: :mod:`scoring.rules.calendar`), with this game's

@@ -54,6 +54,7 @@ WORDS = {
     "cifre della stagione": pgettext_lazy("check_ledger", "cifre della stagione"),
     "cifre prima della data": pgettext_lazy("check_ledger", "cifre prima della data"),
     "classifica": pgettext_lazy("check_ledger", "classifica"),
+    "colonne": pgettext_lazy("check_ledger", "colonne"),
     "esito di un turno aperto": pgettext_lazy("check_ledger", "esito di un turno aperto"),
     "giocatori seduti non iscritti": pgettext_lazy("check_ledger", "giocatori seduti non iscritti"),
     "iscrizioni": pgettext_lazy("check_ledger", "iscrizioni"),

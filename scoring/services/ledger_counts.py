@@ -37,6 +37,7 @@ from scoring.rules.caf import (
 )
 from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
+from scoring.rules.caf.interchange import classifica_figures
 from scoring.rules.caf.records import GiornataOutcome
 from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.rules.problems import AT_TURNO, gettext_noop, said
@@ -422,6 +423,13 @@ def counts_differences(*, season: Season) -> list[Difference]:
             row.scudetti,
             dict(row.titles),
             final.streak.get(row.player, 0),
+            classifica_figures(
+                row.score,
+                final.series.get(row.player, rules.start_series),
+                row.turni,
+                row.absences,
+                row.scudetti,
+            ),
         )
         for place, row in now
     }
@@ -437,6 +445,7 @@ def counts_differences(*, season: Season) -> list[Difference]:
             s.scudetti,
             s.titles,
             s.streak,
+            s.extra,
         )
         for s in Standing.objects.filter(season=season).select_related("player")
     }
@@ -451,6 +460,7 @@ def counts_differences(*, season: Season) -> list[Difference]:
         "scudetti",
         "titoli",
         "serie di scudetti",
+        "colonne",  # the figures kingscore prints, kept beside the columns
     )
     if not days and not stored_rows:
         expected_rows = {}  # no turno closed yet: the Classifica has not been written

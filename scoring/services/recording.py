@@ -33,7 +33,7 @@ from scoring.models import (
     Turno,
 )
 from scoring.rules.caf import score_turno
-from scoring.rules.caf.interchange import FORMAT, parse_document, score_document, two
+from scoring.rules.caf.interchange import FORMAT, parse_document, score_document
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.systems import GameSystem
 from scoring.selectors import turno_record, turno_with_everything
@@ -45,7 +45,12 @@ from scoring.services import turno_frame
 from scoring.services.differences import Difference
 from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.ledger_counts import counts_differences
-from scoring.services.season import player_figures_fill, season_recompute, seat_figures_fill
+from scoring.services.season import (
+    player_figures_fill,
+    season_recompute,
+    seat_figures_fill,
+    standing_figures_fill,
+)
 
 EXPORT_BATCH = 200  # turni loaded at a time by the streaming export
 
@@ -161,8 +166,25 @@ class Ledger:
         season.system.score_turno(season.game_rules, record)
 
     def standing(self, season: Season) -> list[dict[str, Any]]:
-        """The stored Classifica as :func:`scoring.api.season_standing` returns it."""
-        raise NotImplementedError
+        """The stored Classifica as :func:`scoring.api.season_standing` returns it, the same for
+        every game: each row's place, player and figures as ``kingscore`` prints them (kept in
+        ``Standing.extra`` by the refresh, read in the order of the system's standing columns),
+        tied rows in the order the system ranked them (the refresh writes them in that order)
+        unless it declares its own (:meth:`BaseSystem.classifica_order`)."""
+        system = season.system
+        keys = [key for key, _ in system.standing_columns()]  # type: ignore[attr-defined]
+        rows = Standing.objects.filter(season=season).order_by("place", "pk")
+        return system.classifica_order(  # type: ignore[attr-defined]
+            [
+                {
+                    "place": place,
+                    "player": name,
+                    **{k: extra[k] for k in keys if k in extra},
+                    **extra,
+                }
+                for place, name, extra in rows.values_list("place", "player__name", "extra")
+            ]
+        )
 
     def differences(self, season: Season) -> list[Difference]:
         """Every stored value of the season that differs from the engine's replay."""
@@ -199,24 +221,10 @@ class CountsLedger(Ledger):
 
     def restored(self, season: Season) -> None:
         seat_figures_fill(season=season)
+        standing_figures_fill(season=season)  # a backup taken before the rows kept them
         player_figures_fill(
             season.pk, Standing, PlayerFigures, Seat, Absence, Giornata, Turno.CHIUSO
         )
-
-    def standing(self, season: Season) -> list[dict[str, Any]]:
-        rows = Standing.objects.filter(season=season).select_related("player")
-        return [
-            {
-                "place": st.place,
-                "player": st.player.name,
-                "league_points": two(st.score),
-                "series": st.series,
-                "turni": st.turni,
-                "absences": st.absences,
-                "scudetti": st.scudetti,
-            }
-            for st in rows.order_by("place", "-scudetti", "player__name")
-        ]
 
     def differences(self, season: Season) -> list[Difference]:
         return counts_differences(season=season)
@@ -244,14 +252,6 @@ class RecordsLedger(Ledger):
 
     def restored(self, season: Season) -> None:
         pass  # the standing's figures are in the backup (the seats' and the Classifica's)
-
-    def standing(self, season: Season) -> list[dict[str, Any]]:
-        # tied rows in the order the system ranked them (the refresh writes them in that order)
-        rows = Standing.objects.filter(season=season).select_related("player")
-        return [
-            {"place": st.place, "player": st.player.name, **st.extra}
-            for st in rows.order_by("place", "pk")
-        ]
 
     def differences(self, season: Season) -> list[Difference]:
         return _games.game_differences(season)

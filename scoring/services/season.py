@@ -31,6 +31,7 @@ from scoring.models import (
 from scoring.rules.caf import Sanction as SanctionRecord
 from scoring.rules.caf import Standing as StandingRecord
 from scoring.rules.caf import TableResult, play_giornate, rank_classifica
+from scoring.rules.caf.interchange import classifica_figures
 from scoring.rules.caf.season import add_figures, league_line, season_figures
 from scoring.rules.problems import Problem, RuleViolation, gettext_noop
 from scoring.rules.systems import DEFAULT_SYSTEM, get_system
@@ -833,21 +834,40 @@ def standings_refresh(
     leaders = [players[row.player] for place, row in now if place <= CHART_LEADERS]
     player_figures_refresh(season, set(players.values()), filled | set(moved), leaders, since)
     Standing.objects.filter(season=season).delete()
+    series = {row.player: state.series.get(row.player, rules.start_series) for _, row in now}
     insert_rows(  # plain rows: a model instance each cost ~0.1 ms (100,000 members)
         Standing,
         GAME_STANDING_COLUMNS,
         (
             (
                 *(season.pk, players[row.player], place, before.get(row.player), row.score),
-                state.series.get(row.player, rules.start_series),
+                series[row.player],
                 previous_state.series.get(row.player, rules.start_series),
                 *(row.turni, row.absences, row.scudetti, dict(row.titles)),
-                *(state.streak.get(row.player, 0), {}),
+                state.streak.get(row.player, 0),
+                # the row's figures as kingscore prints them, kept as every game's
+                classifica_figures(
+                    row.score, series[row.player], row.turni, row.absences, row.scudetti
+                ),
             )
             for place, row in now
         ),
     )
     season_version_bump(season=season)
+
+
+def standing_figures_fill(*, season: Season) -> None:
+    """Each stored Classifica row of a chain of giornate without its figures (``extra`` empty:
+    a backup taken before they were kept) gets them from its own columns, as
+    :func:`standings_refresh` writes them; a row that has them keeps them as they are."""
+    rows = Standing.objects.filter(season=season).values_list(
+        "pk", "score", "series", "turni", "absences", "scudetti", "extra"
+    )
+    update_rows(
+        Standing,
+        ["extra"],
+        [(classifica_figures(*columns), pk) for pk, *columns, extra in rows if not extra],
+    )
 
 
 # The key of a generic giornata's ``state_after``: the season fold's state after the giornata

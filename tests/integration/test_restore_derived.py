@@ -59,6 +59,8 @@ def _stored() -> tuple:
     ("table", "ruleset", "values", "field"),
     [
         ("scoring.standing", "caf", {"score": "99.99", "place": 1}, "punteggio"),
+        # the figures kingscore prints, kept beside the columns: one edited is a difference
+        ("scoring.standing", "caf", {"extra": {"league_points": "99.99"}}, "colonne"),
         ("scoring.seat", "caf", {"ratio": "9.99"}, "rapporto"),
         ("scoring.seat", "caf", {"league_points": "9.99"}, "punti di lega"),
         ("scoring.standing", "skat-isko", {"score": "99.99", "place": 1}, "score"),
@@ -80,3 +82,41 @@ def test_an_edited_result_is_refused_and_nothing_is_restored(
 def test_the_untouched_backup_restores(club_backup):
     backup_restore(data=copy.deepcopy(club_backup), force=True)
     assert backup_document() == club_backup
+
+
+@pytest.mark.parametrize("old", ["empty", "no column"])
+def test_a_backup_from_before_the_caf_rows_kept_their_figures_restores_them(old):
+    """A backup taken before C.A.F.'s Classifica rows kept kingscore's figures in ``extra``
+    (empty there, or a backup without the column) restores: the rows get them from their
+    columns, as the refresh writes them, and the season reads as before."""
+    from scoring import api
+
+    season = season_import(data=json.loads((FIXTURES / "season-hand.json").read_text("utf-8")))
+    kept = api.season_standing(season=season)
+    assert kept[0] == {
+        "place": 1,
+        "player": "Carla",
+        "league_points": "5.50",
+        "series": "A",
+        "turni": 2,
+        "absences": 0,
+        "scudetti": 2,
+    }
+    backup = backup_document()
+    table = backup["tables"]["scoring.standing"]
+    at = table["columns"].index("extra")
+    assert [r[at] for r in table["rows"]] == [
+        {k: v for k, v in r.items() if k not in ("place", "player")} for r in kept
+    ]
+    older = copy.deepcopy(backup)
+    rows = older["tables"]["scoring.standing"]
+    for row in rows["rows"]:
+        if old == "empty":
+            row[at] = {}
+        else:
+            row.pop(at)
+    if old == "no column":
+        rows["columns"].pop(at)
+    backup_restore(data=older, force=True)
+    assert api.season_standing(season=season.pk) == kept
+    assert backup_document() == backup

@@ -216,3 +216,23 @@ def test_a_skat_season_reads_no_table_in_corso():
     assert _standing_queries(lambda: api.turno_delete(turno=late[0])) == []
     assert api.season_standing(season=season) == before
     assert ledger_differences() == []
+
+
+def test_caf_tied_rows_keep_more_scudetti_then_the_name_after_a_rename():
+    """C.A.F.'s equal places are shown by more Scudetti, then name (SPEC §8.4): a member
+    renamed after the refresh wrote the rows takes his new name's turn, as before the one
+    standing of every game (the five others keep the order their system ranked them in)."""
+    from scoring.models import Player
+
+    season = _closed_giornata()
+    _start_late(season)
+    Player.objects.filter(name="Elena").update(name="Zita")
+    assert [(r["place"], r["player"]) for r in api.season_standing(season=season)] == [
+        (1, "Dario"),
+        (2, "Anna"),
+        (3, "Bruno"),
+        (4, "Fabio"),
+        (4, "Gino"),
+        (4, "Zita"),
+        (7, "Carla"),
+    ]

@@ -196,3 +196,24 @@ def test_the_frame_asks_features_and_never_probes_a_system():
         if probe.search(line)
     ]
     assert found == []
+
+
+def test_the_classifica_order_of_tied_places():
+    """Rows read in place order: C.A.F. shows equal places by more Scudetti, then name (SPEC
+    §8.4); every other game keeps them in the order its system ranked them."""
+    from scoring.rules.systems import get_system
+
+    rows = [
+        {"place": 1, "player": "Zeno", "scudetti": 0},
+        {"place": 2, "player": "Bruno", "scudetti": 0},
+        {"place": 2, "player": "Anna", "scudetti": 0},
+        {"place": 2, "player": "Carla", "scudetti": 1},
+    ]
+    assert [r["player"] for r in get_system("caf").classifica_order(rows)] == [
+        "Zeno",
+        "Carla",
+        "Anna",
+        "Bruno",
+    ]
+    for code in ("king-classico", "king-internazionale", "le-king", "skat-isko", "ramino-101"):
+        assert get_system(code).classifica_order(rows) == rows

@@ -414,14 +414,21 @@ def output_document(scored: ScoredDocument) -> dict[str, Any]:
 def classifica_row(place: int, st: Standing) -> dict[str, Any]:
     """A Classifica row with the keys ``kingscore`` prints (``league_points`` with two
     decimals)."""
+    figures = classifica_figures(st.score, st.series, st.turni, st.absences, st.scudetti)
+    return {"place": place, "player": st.player, **figures}
+
+
+def classifica_figures(
+    score: Decimal, series: str, turni: int, absences: int, scudetti: int
+) -> dict[str, Any]:
+    """The figures of a Classifica row after place and player, as ``kingscore`` prints them:
+    what the ledger keeps of the row beside its columns (``Standing.extra``, as every game's)."""
     return {
-        "place": place,
-        "player": st.player,
-        "league_points": two(st.score),
-        "series": st.series,
-        "turni": st.turni,
-        "absences": st.absences,
-        "scudetti": st.scudetti,
+        "league_points": two(score),
+        "series": series,
+        "turni": turni,
+        "absences": absences,
+        "scudetti": scudetti,
     }
 
 

@@ -414,6 +414,11 @@ class CafSystem(BaseSystem):
         gettext_noop("Media: punti per giornata, assenze comprese."),
     )
 
+    def classifica_order(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Equal places: more Scudetti first, then by name (SPEC §8.4), whatever the order the
+        rows were written in (a member renamed since)."""
+        return sorted(rows, key=lambda r: (r["place"], -r["scudetti"], r["player"]))
+
     def classifica_columns(self) -> list[Column]:
         """The series and the league points, the movement and the Scudetti, the turni, the
         absences and the average, then the other titles (SPEC §8.4)."""
