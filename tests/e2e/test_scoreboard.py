@@ -28,7 +28,7 @@ from scoring.rules.caf import caf, score_turno
 from scoring.rules.caf.simulator import simulate_turno
 from scoring.services.season import season_create
 from scoring.services.turni import turno_start
-from tests.e2e.conftest import audit, axe_context, needs_axe
+from tests.e2e.conftest import audit, axe_context, htmx_settled, needs_axe
 from tests.helpers import deal_record
 
 PLAYERS = ["Anna Bertini", "Bruno Cecchi", "Carla Dini", "Dario Fanucchi"]
@@ -79,8 +79,15 @@ def _next_poll(tv):
 
 
 def _wait_fields(page, name: str, value: str) -> None:
-    page.locator(f"input[name={name}][value='{value}']").check()
-    page.wait_for_load_state("networkidle")
+    """Choose a radio of the live screen (unless it is already chosen) and wait for the fields
+    htmx asks for in answer (not for the network to be idle: half a second without a request,
+    each time)."""
+    radio = page.locator(f"input[name={name}][value='{value}']")
+    if radio.is_checked():
+        return
+    with page.expect_response(lambda r: "/segreteria/" in r.url):
+        radio.check()
+    htmx_settled(page)
 
 
 def test_tv_updates_while_the_segretario_records_then_shows_the_close(
