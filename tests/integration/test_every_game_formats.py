@@ -1,6 +1,7 @@
 """Issue 25, "Every game first class": the six games read the same on every page, document, CSV
-and mail (numbers, dates, arrows), each checked on a season of each game recorded through the
-services."""
+and mail (numbers, dates, arrows), each checked on a season of each game imported through the
+services (the deals of :func:`scoring.demo_games.game_season`, imported in bulk: the recording
+path itself is what test_games and test_live_every_game drive)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import pytest
 from django.urls import reverse
 
 from scoring import formatting
-from scoring.demo_games import game_season
 from scoring.models import Player, Standing, Turno
+from tests.helpers import imported_game_season
 
 pytestmark = pytest.mark.django_db
 P4 = ["Anna", "Bruno", "Carla", "Dario"]
@@ -22,7 +23,7 @@ GAMES = ["king-classico", "king-internazionale", "le-king", "skat-isko", "ramino
 def season_of(code: str, giornate: int = 1, players=P4, seed: int = 1):
     for name in players:
         Player.objects.get_or_create(name=name)
-    return game_season(
+    return imported_game_season(
         code=code, name=f"{code} 2026-27", players=players, giornate=giornate, attendance=1.0,
         seed=seed, table_sizes=(len(players),),
     )  # fmt: skip
