@@ -242,6 +242,12 @@ class BaseSystem:
     #: started or deleted beside a closed one on the same date recomputes the standing from that
     #: giornata; otherwise the standing reads closed seats only and such a turno changes nothing
     open_tables_excuse: bool = False
+    #: what a close keeps on each seat beside its total and place, of :meth:`seat_results`:
+    #: ``"score"`` (the turno's season score, ``Seat.league_points``), ``"extra"`` (the system's
+    #: figures of the turno, ``Seat.extra``), ``"ratio"`` (C.A.F.'s rapporto, ``Seat.ratio``);
+    #: what it does not keep the season's recompute writes (C.A.F.'s league points, a chain of
+    #: giornate, and its seats' figures)
+    seat_keeps: tuple[str, ...] = ("score", "extra")
     #: a member sits at one turno a giornata (C.A.F. §8.1); otherwise several in one evening.
     #: The default of the rule set's ``calendar.one_turno_a_day`` (:meth:`calendar`)
     one_turno_a_day: bool = False

@@ -46,13 +46,11 @@ from scoring.services.differences import (
     unreplayable,
 )
 from scoring.services.history import history_created
-from scoring.services.locks import retry_once, season_lock_of_turno
 from scoring.services.news import news_muted
 from scoring.services.season import FOLD, game_standing_refresh, season_create
+from scoring.services.turni import store_places, turno_close
 from scoring.services.turno_frame import (
-    close_stamp,
     fail,
-    require_open,
     turno_lock,
     turno_reopen,
     user_of,
@@ -90,22 +88,6 @@ def _store_running(turno: Turno, running: Mapping[str, Any]) -> None:
     store_totals(turno, running)
 
 
-def _store_results(turno: Turno, scored: Mapping[str, Any], tiebreak: Sequence[str]) -> None:
-    """A closed turno's places and the system's figures on its seats, and its winner."""
-    figures = turno.season.system.seat_results(scored)
-    rank = {name: i + 1 for i, name in enumerate(tiebreak)}
-    seats = list(turno.seats.all())
-    for seat in seats:
-        mine = figures[seat.player.name]
-        seat.total, seat.place = mine["total"], mine["place"]
-        seat.league_points = Decimal(mine["score"])
-        seat.extra = mine["extra"]
-        seat.tiebreak_rank = rank.get(seat.player.name)
-    Seat.objects.filter(turno=turno).update(place=None)
-    Seat.objects.bulk_update(seats, ["total", "place", "league_points", "extra", "tiebreak_rank"])
-    turno.winner = next(s.player for s in seats if s.place == 1)
-
-
 @transaction.atomic
 def game_season_rescore(*, season: Season) -> None:
     """Every turno of a season scored again with its (edited) rule set, then the standing; a
@@ -121,31 +103,16 @@ def game_season_rescore(*, season: Season) -> None:
         try:
             _store_running(turno, system.score_running(rules, record))
             if not turno.is_open:
-                _store_results(turno, system.score_turno(rules, record), record["tiebreak"])
+                results = system.seat_results(system.score_turno(rules, record))
+                turno.winner = store_places(turno, results, record["tiebreak"])
                 turno.save(update_fields=["winner"])
         except RuleViolation as exc:
             raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
     game_standing_refresh(season=season)
 
 
-@retry_once
-@transaction.atomic
-def game_turno_close(
-    *, turno: Turno | int, tiebreak: Sequence[str] | None = None, user: Any = None
-) -> Turno:
-    """Close a finished turno: places, the system's figures, the Verbale number, the standing.
-
-    ``tiebreak`` is the order drawn for tied players; None keeps the one recorded before.
-    """
-    season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
-    turno = _lock(turno)
-    require_open(turno)
-    season = turno.season
-    record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
-    scored = season.system.score_turno(season.game_rules, record)  # raises if unfinished or tied
-    _store_results(turno, scored, record["tiebreak"])
-    return close_stamp(turno, user)
-
+# one close for every game (:func:`scoring.services.turni.turno_close`)
+game_turno_close = turno_close
 
 # one reopen for every game (:func:`scoring.services.turno_frame.turno_reopen`)
 game_turno_reopen = turno_reopen

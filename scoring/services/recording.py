@@ -85,8 +85,9 @@ class Ledger:
     def turno_close(
         self, *, turno: Turno | int, tiebreak: Sequence[str] | None, user: Any
     ) -> Turno:
-        """Close a finished turno and recompute the season from its giornata."""
-        raise NotImplementedError
+        """Close a finished turno and recompute the season from its giornata (the same for
+        every ledger: what a seat keeps is the system's ``seat_keeps``)."""
+        return _turni.turno_close(turno=turno, tiebreak=tiebreak, user=user)
 
     def turno_reopen(self, *, turno: Turno | int, reason: str, user: Any) -> Turno:
         """Reopen a closed turno and recompute the season from its giornata (the same for
@@ -194,7 +195,6 @@ class Ledger:
 class CountsLedger(Ledger):
     """The season a chain of giornate (King C.A.F.)."""
 
-    turno_close = staticmethod(_turni.turno_close)
     exports_rules = False
     streams_import = True
 
@@ -232,8 +232,6 @@ class CountsLedger(Ledger):
 
 class RecordsLedger(Ledger):
     """The season a fold of the closed seats."""
-
-    turno_close = staticmethod(_games.game_turno_close)
 
     def import_document(self, data: Mapping[str, Any], *, user: Any, current: bool) -> Season:
         return _games.game_season_import(data=data, user=user, current=current)

@@ -8,8 +8,10 @@ written and :class:`RuleViolation` (Italian messages, one per problem) is raised
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from decimal import Decimal
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max, Min
@@ -172,10 +174,13 @@ def turno_close(
     user=None,
     recompute: bool = True,
 ) -> Turno:
-    """Close a complete turno: places (with the spareggio), ratios, then the season from its
-    giornata on: series, titles, league points, absences, standings (SPEC §7-§8).
+    """Close a finished turno of any game: places (with the spareggio), what its system keeps
+    on a seat (:attr:`~scoring.rules.systems.BaseSystem.seat_keeps`: C.A.F.'s ratios, the other
+    games' scores and figures), the Verbale number, then the season from its giornata on
+    (C.A.F.'s series, titles, league points, absences: SPEC §7-§8; the other games' fold).
 
     ``tiebreak`` is the spareggio order; None keeps the one recorded before (after a reopen).
+    ``recompute=False`` leaves the season to the caller (an import closing many turni).
     """
     season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
     turno = _lock(turno)
@@ -183,19 +188,35 @@ def turno_close(
     season = turno.season
     record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
     results = season.system.seat_results(_closed(season, record, turno, label=None))
-    rank = {name: i + 1 for i, name in enumerate(record["tiebreak"])}
+    turno.winner = store_places(turno, results, record["tiebreak"])
+    return close_stamp(turno, user, recompute=recompute)
+
+
+#: the seat's column for each figure of :meth:`seat_results` a system may keep (``seat_keeps``)
+SEAT_COLUMNS = {"score": "league_points", "extra": "extra", "ratio": "ratio"}
+
+
+def store_places(
+    turno: Turno, results: Mapping[str, Mapping[str, Any]], tiebreak: Sequence[str]
+) -> Player:
+    """A closed turno's seats as its system scored them (``results``: :meth:`seat_results`):
+    total, place, spareggio rank and what the system keeps (``seat_keeps``). Returns the
+    winner."""
+    keeps = turno.season.system.seat_keeps
+    rank = {name: i + 1 for i, name in enumerate(tiebreak)}
     seats = list(turno.seats.all())
     for seat in seats:
-        name = seat.player.name
-        mine = results[name]
-        seat.total, seat.penalty_total = mine["total"], mine["extra"]["penalties"]
-        seat.place, seat.ratio = mine["place"], mine["ratio"]
-        seat.tiebreak_rank = rank.get(name)
+        mine = results[seat.player.name]
+        seat.total, seat.place = mine["total"], mine["place"]
+        seat.tiebreak_rank = rank.get(seat.player.name)
+        for key in keeps:
+            value = mine[key]
+            setattr(seat, SEAT_COLUMNS[key], value if key == "extra" else Decimal(str(value)))
     # places are unique per turno: clear then set, so a swap never trips the constraint
     Seat.objects.filter(turno=turno).update(place=None)
-    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "tiebreak_rank"])
-    turno.winner = next(s.player for s in seats if s.place == 1)
-    return close_stamp(turno, user, recompute=recompute)
+    columns = [SEAT_COLUMNS[key] for key in keeps]
+    Seat.objects.bulk_update(seats, ["total", "place", "tiebreak_rank", *columns])
+    return next(s.player for s in seats if s.place == 1)
 
 
 def _closed(season: Season, record: dict, turno: Turno, *, label: str | None) -> dict:

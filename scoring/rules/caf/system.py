@@ -55,6 +55,7 @@ class CafSystem(BaseSystem):
     one_turno_a_day = True  # a member plays one turno a giornata (SPEC §8.1)
     takes_penalties = True  # penalità count in the turno total (SPEC §5)
     takes_sanctions = True  # the Retrocessione per contatore acts at the close (SPEC §7)
+    seat_keeps = ("ratio",)  # league points: the season chain's (SPEC §8), written by its replay
     series_ladder = True  # Serie A, B, ... (SPEC §7)
     awards_titles = True  # Scudetto, Coppa dei Campioni, Intercontinentale (SPEC §7)
     giornata_chained = True  # series, absences and a late joiner's lowest score (SPEC §8)
