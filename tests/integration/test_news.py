@@ -135,7 +135,9 @@ def test_each_member_reads_the_news_in_the_language_of_the_profile(
     assert "Season 2026-27" in texts["bruno@casa.it"]
 
 
-def test_a_reopen_mails_the_reason(season, segretario, django_capture_on_commit_callbacks):
+def test_a_reopen_mails_the_reason(
+    season, segretario, django_capture_on_commit_callbacks, pdf_rendered_once
+):
     turno = close_second(season, django_capture_on_commit_callbacks)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -157,8 +159,10 @@ def test_no_mail_before_the_commit_and_none_after_a_rollback(season):
 
 
 def test_a_failing_mail_server_does_not_break_a_close_and_is_retried(
-    season, settings, django_capture_on_commit_callbacks, caplog
+    season, settings, django_capture_on_commit_callbacks, caplog, pdf_rendered_once
 ):
+    """Each attempt renders the mail again, its Verbale too: laid out once per distinct HTML
+    (``pdf_rendered_once``), the PDF's text is test_a_close_mails_the_members_who_opted_in's."""
     settings.EMAIL_BACKEND = FAILING
     turno = close_second(season, django_capture_on_commit_callbacks)  # no exception
     turno.refresh_from_db()
