@@ -48,9 +48,10 @@ from scoring.services.differences import (
 from scoring.services.history import history_created
 from scoring.services.news import news_muted
 from scoring.services.season import FOLD, game_standing_refresh, season_create
-from scoring.services.turni import store_places, turno_close
 from scoring.services.turno_frame import (
     fail,
+    store_places,
+    turno_close,
     turno_lock,
     turno_reopen,
     user_of,
@@ -111,7 +112,7 @@ def game_season_rescore(*, season: Season) -> None:
     game_standing_refresh(season=season)
 
 
-# one close for every game (:func:`scoring.services.turni.turno_close`)
+# one close for every game (:func:`scoring.services.turno_frame.turno_close`)
 game_turno_close = turno_close
 
 # one reopen for every game (:func:`scoring.services.turno_frame.turno_reopen`)

@@ -8,10 +8,7 @@ written and :class:`RuleViolation` (Italian messages, one per problem) is raised
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
-from decimal import Decimal
-from typing import Any
+from collections.abc import Sequence
 
 from django.db import transaction
 from django.db.models import Max, Min
@@ -35,13 +32,15 @@ from scoring.selectors import turno_with_everything
 from scoring.selectors_games import game_record
 from scoring.services.history import history_created
 from scoring.services.locks import (
-    retry_once,
     season_lock,
     season_lock_of_turno,
     season_require_open,
 )
 from scoring.services.season import season_recompute, standing_keep_for_table
-from scoring.services.turno_frame import close_stamp, require_open, turno_lock, user_of
+from scoring.services.turno_frame import closed_score, turno_lock, user_of
+from scoring.services.turno_frame import (
+    turno_close as turno_close,  # one close for every game (its old home)
+)
 from scoring.services.turno_frame import (
     turno_reopen as turno_reopen,  # one reopen for every game (its old home)
 )
@@ -165,74 +164,6 @@ def turno_start(
     return turno
 
 
-@retry_once
-@transaction.atomic
-def turno_close(
-    *,
-    turno: Turno | int,
-    tiebreak: Sequence[str] | None = None,
-    user=None,
-    recompute: bool = True,
-) -> Turno:
-    """Close a finished turno of any game: places (with the spareggio), what its system keeps
-    on a seat (:attr:`~scoring.rules.systems.BaseSystem.seat_keeps`: C.A.F.'s ratios, the other
-    games' scores and figures), the Verbale number, then the season from its giornata on
-    (C.A.F.'s series, titles, league points, absences: SPEC §7-§8; the other games' fold).
-
-    ``tiebreak`` is the spareggio order; None keeps the one recorded before (after a reopen).
-    ``recompute=False`` leaves the season to the caller (an import closing many turni).
-    """
-    season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
-    turno = _lock(turno)
-    require_open(turno)
-    season = turno.season
-    record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
-    results = season.system.seat_results(_closed(season, record, turno, label=None))
-    turno.winner = store_places(turno, results, record["tiebreak"])
-    return close_stamp(turno, user, recompute=recompute)
-
-
-#: the seat's column for each figure of :meth:`seat_results` a system may keep (``seat_keeps``)
-SEAT_COLUMNS = {"score": "league_points", "extra": "extra", "ratio": "ratio"}
-
-
-def store_places(
-    turno: Turno, results: Mapping[str, Mapping[str, Any]], tiebreak: Sequence[str]
-) -> Player:
-    """A closed turno's seats as its system scored them (``results``: :meth:`seat_results`):
-    total, place, spareggio rank and what the system keeps (``seat_keeps``). Returns the
-    winner."""
-    keeps = turno.season.system.seat_keeps
-    rank = {name: i + 1 for i, name in enumerate(tiebreak)}
-    seats = list(turno.seats.all())
-    for seat in seats:
-        mine = results[seat.player.name]
-        seat.total, seat.place = mine["total"], mine["place"]
-        seat.tiebreak_rank = rank.get(seat.player.name)
-        for key in keeps:
-            value = mine[key]
-            setattr(seat, SEAT_COLUMNS[key], value if key == "extra" else Decimal(str(value)))
-    # places are unique per turno: clear then set, so a swap never trips the constraint
-    Seat.objects.filter(turno=turno).update(place=None)
-    columns = [SEAT_COLUMNS[key] for key in keeps]
-    Seat.objects.bulk_update(seats, ["total", "place", "tiebreak_rank", *columns])
-    return next(s.player for s in seats if s.place == 1)
-
-
-def _closed(season: Season, record: dict, turno: Turno, *, label: str | None) -> dict:
-    """The turno's ``record`` scored as closed by the season's system (``score_turno``); its
-    problems (unfinished, a tie to draw...) raised as RuleViolation, each named with ``label``
-    in place of the label the system gives the turno (None: the turno being closed, unnamed)."""
-    try:
-        return season.system.score_turno(season.game_rules, record)
-    except RuleViolation as exc:
-        raise RuleViolation([_named(p, turno, label) for p in exc.problems]) from None
-
-
-def _named(problem: Problem, turno: Turno, label: str | None) -> Problem:
-    return replace(problem, turno=label) if problem.turno in (None, turno.label) else problem
-
-
 @transaction.atomic
 def rescore_turno(*, turno: Turno | int) -> None:
     """Score every smazzata of a turno again (after a rule set change), and its places."""
@@ -242,7 +173,7 @@ def rescore_turno(*, turno: Turno | int) -> None:
     system, rules = season.system, season.game_rules
     record = game_record(turno)
     # a closed turno scored as closed first: every problem of it (a tie too) stops the rescore
-    scored = None if turno.is_open else _closed(season, record, turno, label=turno.label)
+    scored = None if turno.is_open else closed_score(season, record, turno, label=turno.label)
     try:
         running = system.score_running(rules, record)
     except RuleViolation as exc:

@@ -6,7 +6,9 @@ what they score and store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
@@ -15,9 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from scoring import formatting
-from scoring.models import Penalita, Seat, TitleAward, Turno, TurnoEvent
+from scoring.models import Penalita, Player, Season, Seat, TitleAward, Turno, TurnoEvent
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
+from scoring.selectors import turno_with_everything
+from scoring.selectors_games import game_record
 from scoring.services.close_requests import confirmations_clear
 from scoring.services.locks import retry_once, season_lock_of_turno, season_require_open
 from scoring.services.news import news_turno
@@ -163,6 +167,74 @@ def close_stamp(turno: Turno, user: Any, *, recompute: bool = True) -> Turno:
         standing_keep(season=turno.season, since=turno.giornata.date)
     news_turno(turno=turno, kind="close")  # after the commit, never in the way of the close
     return turno
+
+
+@retry_once
+@transaction.atomic
+def turno_close(
+    *,
+    turno: Turno | int,
+    tiebreak: Sequence[str] | None = None,
+    user=None,
+    recompute: bool = True,
+) -> Turno:
+    """Close a finished turno of any game: places (with the spareggio), what its system keeps
+    on a seat (:attr:`~scoring.rules.systems.BaseSystem.seat_keeps`: C.A.F.'s ratios, the other
+    games' scores and figures), the Verbale number, then the season from its giornata on
+    (C.A.F.'s series, titles, league points, absences: SPEC §7-§8; the other games' fold).
+
+    ``tiebreak`` is the spareggio order; None keeps the one recorded before (after a reopen).
+    ``recompute=False`` leaves the season to the caller (an import closing many turni).
+    """
+    season_lock_of_turno(turno)  # first: closes, reopens and Verbale numbers are serial
+    turno = turno_lock(turno, turno_with_everything)
+    require_open(turno)
+    season = turno.season
+    record = game_record(turno, tiebreak=None if tiebreak is None else list(tiebreak))
+    results = season.system.seat_results(closed_score(season, record, turno, label=None))
+    turno.winner = store_places(turno, results, record["tiebreak"])
+    return close_stamp(turno, user, recompute=recompute)
+
+
+#: the seat's column for each figure of :meth:`seat_results` a system may keep (``seat_keeps``)
+SEAT_COLUMNS = {"score": "league_points", "extra": "extra", "ratio": "ratio"}
+
+
+def store_places(
+    turno: Turno, results: Mapping[str, Mapping[str, Any]], tiebreak: Sequence[str]
+) -> Player:
+    """A closed turno's seats as its system scored them (``results``: :meth:`seat_results`):
+    total, place, spareggio rank and what the system keeps (``seat_keeps``). Returns the
+    winner."""
+    keeps = turno.season.system.seat_keeps
+    rank = {name: i + 1 for i, name in enumerate(tiebreak)}
+    seats = list(turno.seats.all())
+    for seat in seats:
+        mine = results[seat.player.name]
+        seat.total, seat.place = mine["total"], mine["place"]
+        seat.tiebreak_rank = rank.get(seat.player.name)
+        for key in keeps:
+            value = mine[key]
+            setattr(seat, SEAT_COLUMNS[key], value if key == "extra" else Decimal(str(value)))
+    # places are unique per turno: clear then set, so a swap never trips the constraint
+    Seat.objects.filter(turno=turno).update(place=None)
+    columns = [SEAT_COLUMNS[key] for key in keeps]
+    Seat.objects.bulk_update(seats, ["total", "place", "tiebreak_rank", *columns])
+    return next(s.player for s in seats if s.place == 1)
+
+
+def closed_score(season: Season, record: dict, turno: Turno, *, label: str | None) -> dict:
+    """The turno's ``record`` scored as closed by the season's system (``score_turno``); its
+    problems (unfinished, a tie to draw...) raised as RuleViolation, each named with ``label``
+    in place of the label the system gives the turno (None: the turno being closed, unnamed)."""
+    try:
+        return season.system.score_turno(season.game_rules, record)
+    except RuleViolation as exc:
+        raise RuleViolation([_named(p, turno, label) for p in exc.problems]) from None
+
+
+def _named(problem: Problem, turno: Turno, label: str | None) -> Problem:
+    return replace(problem, turno=label) if problem.turno in (None, turno.label) else problem
 
 
 def penalty_points(points: Any) -> None:

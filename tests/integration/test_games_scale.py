@@ -67,7 +67,7 @@ def counted(fn) -> int:
 @pytest.mark.parametrize("code", ["ramino-101", "skat-isko", "le-king"])
 def test_close_and_reopen_of_the_last_turno_cost_the_same_in_any_season(code, monkeypatch):
     from scoring.services import games
-    from scoring.services import turni as closing
+    from scoring.services import turno_frame as closing
 
     replayed = []
     record = games.game_record
