@@ -31,13 +31,16 @@ from scoring.rules.text import user_text
 from scoring.selectors import turno_with_everything
 from scoring.selectors_games import game_record
 from scoring.services.history import history_created
+from scoring.services.locks import season_lock_of_turno
 from scoring.services.turno_frame import (
+    closed_score,
     fail,
     next_number,
     penalita_delete,
     penalty_points,
     recorded_meanwhile,
     require_open,
+    store_places,
     turno_lock,
     undo_last,
     user_of,
@@ -375,3 +378,50 @@ def sanction_remove(*, sanction: Sanction | int, user: Any = None) -> None:
     require_open(lock(found.turno_id))
     _history_by(found, user)
     found.delete()
+
+
+@transaction.atomic
+def turno_rescore(*, turno: Turno | int) -> None:
+    """Score a turno of any game again with its season's (edited) rule set: every deal's columns
+    (:func:`_columns`, the dealer) and points, the running totals and, for a closed turno, its
+    places and what its system keeps on a seat (:func:`store_places`) and its winner; the
+    season is the caller's to recompute. A closed turno the rules no longer close (unfinished,
+    a tie to draw) or a deal they refuse stops it, named with the turno (RuleViolation).
+
+    A seat's figures (``extra``) are emptied first: a closed turno's are stored again here where
+    its system keeps them, C.A.F.'s by the season's recompute (``seat_figures_fill``)."""
+    season_lock_of_turno(turno)
+    turno = lock(turno)
+    season = turno.season
+    system, rules = season.system, season.game_rules
+    record = game_record(turno)
+    # a closed turno scored as closed first: every problem of it (a tie too) stops the rescore
+    scored = None if turno.is_open else closed_score(season, record, turno, label=turno.label)
+    try:
+        running = system.score_running(rules, record)
+    except RuleViolation as exc:
+        raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
+    by_number = {s["number"]: s for s in running["smazzate"]}
+    seats = {s.player.name: s for s in turno.seats.all()}
+    smazzate, results = list(turno.smazzate.all()), []
+    for sm in smazzate:
+        mine = by_number[sm.number]
+        values = {
+            **_columns(system.smazzata_keys(mine), seats),
+            "dealer": seats[mine["dealer"]].player,
+        }
+        for field, value in values.items():
+            setattr(sm, field, value)
+        for r in sm.results.all():
+            r.points = mine["points"][r.player.name]
+            results.append(r)
+    if smazzate:
+        Smazzata.objects.bulk_update(smazzate, list(values))
+    Result.objects.bulk_update(results, ["points"])
+    store_totals(turno, running)
+    Seat.objects.filter(turno=turno).update(extra={})
+    if scored is not None:
+        for seat in turno.seats.all():
+            seat.extra = {}
+        turno.winner = store_places(turno, system.seat_results(scored), record["tiebreak"])
+        turno.save(update_fields=["winner"])

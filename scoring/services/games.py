@@ -37,7 +37,7 @@ from scoring.rules.problems import AT_TURNO, Problem, RuleViolation, said
 from scoring.rules.systems import get_system
 from scoring.selectors_games import game_record, game_turni, takes_penalties
 from scoring.services.bulk import ids_by_name, insert_rows
-from scoring.services.deals import penalty_texts, store_totals
+from scoring.services.deals import penalty_texts, turno_rescore
 from scoring.services.differences import (
     AT_CLASSIFICA,
     AT_GIORNATA,
@@ -45,12 +45,15 @@ from scoring.services.differences import (
     Difference,
     unreplayable,
 )
-from scoring.services.history import history_created
 from scoring.services.news import news_muted
-from scoring.services.season import FOLD, game_standing_refresh, season_create
+from scoring.services.season import (
+    FOLD,
+    game_standing_refresh,
+    season_create,
+    season_recompute,
+)
 from scoring.services.turno_frame import (
     fail,
-    store_places,
     turno_close,
     turno_lock,
     turno_reopen,
@@ -62,54 +65,21 @@ def _lock(turno: Turno | int) -> Turno:
     return turno_lock(turno, game_turni)
 
 
-def _store_running(turno: Turno, running: Mapping[str, Any]) -> None:
-    """Store every smazzata of ``running`` (dealer, chooser, points) and the seat totals (a
-    rescore; the live writes are :mod:`.deals`')."""
-    system = turno.season.system
-    seats = {s.player.name: s for s in turno.seats.all()}
-    stored = {sm.number: sm for sm in turno.smazzate.all()}
-    results: list[Result] = []
-    changed: list[Smazzata] = []
-    for scored in running["smazzate"]:
-        sm = stored[scored["number"]]
-        keys = system.smazzata_keys(scored)
-        sm.game = keys["game"]
-        sm.caller = seats[keys["caller"]].player if keys.get("caller") else None
-        sm.dealer = seats[scored["dealer"]].player
-        changed.append(sm)
-        results += [
-            Result(smazzata=sm, player=seats[name].player, points=points)
-            for name, points in scored["points"].items()
-        ]
-    Smazzata.objects.bulk_update(changed, ["game", "caller", "dealer"])
-    Result.objects.filter(smazzata__in=changed).delete()
-    Result.objects.bulk_create(results)
-    if changed:
-        history_created(Result.objects.filter(smazzata__in=changed))
-    store_totals(turno, running)
-
-
 @transaction.atomic
-def game_season_rescore(*, season: Season) -> None:
-    """Every turno of a season scored again with its (edited) rule set, then the standing; a
-    closed turno the new rules reject stops everything (nothing is written)."""
+def season_turni_rescore(*, season: Season) -> None:
+    """Every turno of a season of any game scored again with its (edited) rule set
+    (:func:`turno_rescore`), then the season's standing from the first giornata; a closed turno
+    the new rules reject stops everything (nothing is written)."""
     for pk in (
         Turno.objects.filter(season=season)
         .order_by("giornata__date", "number")
         .values_list("pk", flat=True)
     ):
-        turno = _lock(pk)
-        system, rules = turno.season.system, turno.season.game_rules
-        record = game_record(turno)
-        try:
-            _store_running(turno, system.score_running(rules, record))
-            if not turno.is_open:
-                results = system.seat_results(system.score_turno(rules, record))
-                turno.winner = store_places(turno, results, record["tiebreak"])
-                turno.save(update_fields=["winner"])
-        except RuleViolation as exc:
-            raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
-    game_standing_refresh(season=season)
+        turno_rescore(turno=pk)
+    season_recompute(season=season)
+
+
+game_season_rescore = season_turni_rescore  # its old name
 
 
 # one close for every game (:func:`scoring.services.turno_frame.turno_close`)

@@ -47,7 +47,6 @@ from scoring.services.jsonstream import Stream, batched, materialize
 from scoring.services.ledger_counts import counts_differences
 from scoring.services.season import (
     player_figures_fill,
-    season_recompute,
     seat_figures_fill,
     standing_figures_fill,
 )
@@ -155,8 +154,9 @@ class Ledger:
 
     def rescore(self, season: Season) -> None:
         """Every turno of the season scored again with its (edited) rule set, then the season;
-        a closed turno the new rules reject stops everything (RuleViolation naming it)."""
-        raise NotImplementedError
+        a closed turno the new rules reject stops everything (RuleViolation naming it): the same
+        for every ledger."""
+        _games.season_turni_rescore(season=season)
 
     def restored(self, season: Season) -> None:
         """Fill what a backup does not hold, after a restore (derived rows the pages read)."""
@@ -214,11 +214,6 @@ class CountsLedger(Ledger):
             problems += [p.in_turno(turno.label) for p in score.problems]
         return problems
 
-    def rescore(self, season: Season) -> None:
-        for turno in Turno.objects.filter(season=season).order_by("giornata__date", "number"):
-            _turni.rescore_turno(turno=turno)
-        season_recompute(season=season)
-
     def restored(self, season: Season) -> None:
         seat_figures_fill(season=season)
         standing_figures_fill(season=season)  # a backup taken before the rows kept them
@@ -244,9 +239,6 @@ class RecordsLedger(Ledger):
         except RuleViolation as exc:
             return list(exc.problems)
         return []
-
-    def rescore(self, season: Season) -> None:
-        _games.game_season_rescore(season=season)  # its standing included
 
     def restored(self, season: Season) -> None:
         pass  # the standing's figures are in the backup (the seats' and the Classifica's)

@@ -20,27 +20,24 @@ from scoring.models import (
     Enrollment,
     Giornata,
     Player,
-    Result,
     Season,
     Seat,
-    Smazzata,
     Turno,
 )
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_with_everything
-from scoring.selectors_games import game_record
+from scoring.services.deals import turno_rescore
 from scoring.services.history import history_created
 from scoring.services.locks import (
     season_lock,
-    season_lock_of_turno,
     season_require_open,
 )
 from scoring.services.season import season_recompute, standing_keep_for_table
-from scoring.services.turno_frame import closed_score, turno_lock, user_of
 from scoring.services.turno_frame import (
     turno_close as turno_close,  # one close for every game (its old home)
 )
+from scoring.services.turno_frame import turno_lock, user_of
 from scoring.services.turno_frame import (
     turno_reopen as turno_reopen,  # one reopen for every game (its old home)
 )
@@ -164,46 +161,5 @@ def turno_start(
     return turno
 
 
-@transaction.atomic
-def rescore_turno(*, turno: Turno | int) -> None:
-    """Score every smazzata of a turno again (after a rule set change), and its places."""
-    season_lock_of_turno(turno)
-    turno = _lock(turno)
-    season = turno.season
-    system, rules = season.system, season.game_rules
-    record = game_record(turno)
-    # a closed turno scored as closed first: every problem of it (a tie too) stops the rescore
-    scored = None if turno.is_open else closed_score(season, record, turno, label=turno.label)
-    try:
-        running = system.score_running(rules, record)
-    except RuleViolation as exc:
-        raise RuleViolation([p.in_turno(turno.label) for p in exc.problems]) from None
-    by_number = {
-        s["number"]: system.smazzata_keys(s) | {"points": s["points"]} for s in running["smazzate"]
-    }
-    players = {s.player.name: s.player for s in turno.seats.all()}
-    smazzate, results = [], []
-    for sm in turno.smazzate.all():
-        keys = by_number[sm.number]
-        sm.forced, sm.scazzata = keys["forced"], keys["scazzata"]
-        sm.cappotto = players[keys["cappotto"]] if keys["cappotto"] else None
-        smazzate.append(sm)
-        for r in sm.results.all():
-            r.points = keys["points"][r.player.name]
-            results.append(r)
-    Smazzata.objects.bulk_update(smazzate, ["forced", "scazzata", "cappotto"])
-    Result.objects.bulk_update(results, ["points"])
-    seats = list(turno.seats.all())
-    places = None if scored is None else system.seat_results(scored)
-    for seat in seats:
-        name = seat.player.name
-        seat.total, seat.penalty_total = running["totals"][name], running["penalties"][name]
-        if places is not None:
-            seat.place, seat.ratio = places[name]["place"], places[name]["ratio"]
-    for seat in seats:
-        seat.extra = {}  # the figures of the rescored smazzate: stored again by the recompute
-    Seat.objects.filter(turno=turno).update(place=None)
-    Seat.objects.bulk_update(seats, ["total", "penalty_total", "place", "ratio", "extra"])
-    if places is not None:
-        turno.winner = next(players[n] for n, p in places.items() if p["place"] == 1)
-        turno.save(update_fields=["winner"])
+# one rescore of a turno for every game (:func:`scoring.services.deals.turno_rescore`)
+rescore_turno = turno_rescore
