@@ -49,6 +49,11 @@ class TextError(ValueError):
 
 def normalize_text(value: str) -> str:
     """``value`` in NFC, without invisible characters, its whitespace collapsed and stripped."""
+    if value.isascii() and value.isprintable():
+        # printable ASCII (most names, and a hostile file's 100,000 letters): nothing to remove,
+        # NFC leaves it as it is, and its only space is " ": the same text as the loop below
+        # gives, without looking up each character's category
+        return " ".join(value.split())
     kept = "".join(
         " " if ch.isspace() else ch
         for ch in value
