@@ -127,6 +127,12 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations"]}
 
 # mutant id -> why no test can tell it from the original (judged by reading the code)
 EQUIVALENT: dict[str, str] = {
+    "scoring/services/season.py:643:35:compare:0": (
+        "player figures on the player page: `since is not None` -> `is None` only drops the "
+        "checkpoints of a close (player_figures_sum reads `kept` only with a `since`), so the "
+        "stale players are summed over all their closed seats instead of from their checkpoint: "
+        "the same figures from more rows, a cost no result shows (docs/benchmarks.md measures it)"
+    ),
     "scoring/rules/caf/records.py:45:18:constant:0": (
         "TurnoRecord's default number (1 -> 2): every constructor passes the number (the "
         "interchange's parser, the selectors' turno_record, the simulator), so the default "
