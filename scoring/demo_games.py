@@ -11,7 +11,51 @@ from typing import Any
 
 from scoring import api
 from scoring.models import Season
+from scoring.rules.systems import get_system
 from scoring.services.news import news_muted
+
+
+def game_season_turni(
+    system: Any,
+    rules: Any,
+    *,
+    players: Sequence[str],
+    giornate: int,
+    seed: int = 1,
+    start: dt.date = dt.date(2026, 9, 1),
+    every_days: int = 7,
+    table_sizes: Sequence[int] = (4,),
+    attendance: float = 0.85,
+) -> list[dict[str, Any]]:
+    """The turni of a demo season of ``system``, as ``kingclub/v1`` input records in date order
+    (``date``, ``number``, ``players``, ``first_dealer``, ``smazzate``, ``tiebreak``): about
+    ``attendance`` of ``players`` each giornata, at tables of the sizes given (largest first
+    while enough players are left), each turno drawn by the system's own generator."""
+    rng = random.Random(seed)
+    turni = []
+    for g in range(giornate):
+        date = start + dt.timedelta(days=every_days * g)
+        present = [p for p in players if rng.random() < attendance]
+        rng.shuffle(present)
+        number = 1
+        while True:
+            size = next((s for s in sorted(table_sizes, reverse=True) if s <= len(present)), None)
+            if size is None:
+                break
+            table, present = present[:size], present[size:]
+            record = system.random_turno(rng, table, rules)
+            turni.append(
+                {
+                    "date": date.isoformat(),
+                    "number": number,
+                    "players": table,
+                    "first_dealer": record["first_dealer"],
+                    "smazzate": record["smazzate"],
+                    "tiebreak": record.get("tiebreak") or [],
+                }
+            )
+            number += 1
+    return turni
 
 
 @news_muted()
@@ -28,33 +72,47 @@ def game_season(
     attendance: float = 0.85,
     user: Any = None,
 ) -> Season:
-    """A season of ``code`` played by ``players``: about ``attendance`` of them each giornata,
-    at tables of the sizes given (largest first while enough players are left)."""
+    """A season of ``code`` played by ``players`` (:func:`game_season_turni`), each turno at its
+    "Tavolo" recorded deal by deal through :mod:`scoring.api`, as the live screen records it."""
     season = api.season_create(name=name, ruleset=code, current=False)
-    system, rules = season.system, season.game_rules
-    rng = random.Random(seed)
-    for g in range(giornate):
-        date = start + dt.timedelta(days=every_days * g)
-        present = [p for p in players if rng.random() < attendance]
-        rng.shuffle(present)
-        number = 1
-        while True:
-            size = next((s for s in sorted(table_sizes, reverse=True) if s <= len(present)), None)
-            if size is None:
-                break
-            table, present = present[:size], present[size:]
-            record = system.random_turno(rng, table, rules)
-            turno = api.turno_start(
-                season=season,
-                date=date,
-                players=table,
-                first_dealer=record["first_dealer"],
-                number=number,
-                table=f"Tavolo {number}",
-                user=user,
-            )
-            for smazzata in record["smazzate"]:
-                api.smazzata_record(turno=turno, record=smazzata, user=user)
-            api.turno_close(turno=turno, tiebreak=record.get("tiebreak") or None, user=user)
-            number += 1
+    for t in game_season_turni(
+        season.system,
+        season.game_rules,
+        players=players,
+        giornate=giornate,
+        seed=seed,
+        start=start,
+        every_days=every_days,
+        table_sizes=table_sizes,
+        attendance=attendance,
+    ):
+        turno = api.turno_start(
+            season=season,
+            date=dt.date.fromisoformat(t["date"]),
+            players=t["players"],
+            first_dealer=t["first_dealer"],
+            number=t["number"],
+            table=f"Tavolo {t['number']}",
+            user=user,
+        )
+        for smazzata in t["smazzate"]:
+            api.smazzata_record(turno=turno, record=smazzata, user=user)
+        api.turno_close(turno=turno, tiebreak=t["tiebreak"] or None, user=user)
     return season
+
+
+def game_season_document(
+    *, code: str, name: str, players: Sequence[str], **draws: Any
+) -> dict[str, Any]:
+    """The season :func:`game_season` plays, as one ``kingclub/v1`` document (the same draws:
+    ``giornate``, ``seed``, ``start``, ``every_days``, ``table_sizes``, ``attendance``), for an
+    import: the same turni, seats and Classifica without the deal-by-deal recording."""
+    system = get_system(code)
+    return {
+        "format": "kingclub/v1",
+        "ruleset": code,
+        "season": name,
+        "roster": list(players),
+        "rules": system.default_rules(),
+        "turni": game_season_turni(system, system.rules(), players=players, **draws),
+    }

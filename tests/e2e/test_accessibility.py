@@ -26,7 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from unittest import mock
 
@@ -38,9 +38,8 @@ from django.urls import reverse
 from scoring import api
 from scoring.management.commands import seed_demo
 from scoring.models import Giornata, Player, Season, Seat, Turno
-from scoring.rules.systems import get_system
-from scoring.services.interchange import season_import
 from tests.e2e.conftest import audit, axe_context, built_once, needs_axe
+from tests.helpers import imported_game_season
 
 VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
 # every game of the club: C.A.F. first, then the five kept by the generic ledger
@@ -127,69 +126,6 @@ def _first_close(code: str, user: User) -> Season:
 def club(transactional_db) -> Club:
     """The club of :func:`demo_club`, built once for both sizes (``built_once``)."""
     return built_once(demo_club)
-
-
-def imported_game_season(
-    *,
-    code: str,
-    name: str,
-    players: Sequence[str],
-    giornate: int,
-    seed: int = 1,
-    start: dt.date = dt.date(2026, 9, 1),
-    every_days: int = 7,
-    table_sizes: Sequence[int] = (4,),
-    attendance: float = 0.85,
-    user: User | None = None,
-) -> Season:
-    """The season :func:`scoring.demo_games.game_season` plays, imported as one ``kingclub/v1``
-    document instead of recorded deal by deal through the live screen's path: the same draws
-    of the same generator (who comes, the tables, each turno's record, its tiebreak), so the
-    same turni, seats and Classifica, each turno at its "Tavolo" as there. The recording path
-    costs about 0.03 s of CPU a deal, three quarters of this club's build (its five seasons are
-    the 400-odd deals); the pages audited are the same (their HTML compared, the times aside),
-    and the path itself is what test_games and test_live_every_game drive."""
-    system = get_system(code)
-    rules = system.rules()
-    rng = random.Random(seed)
-    turni = []
-    for g in range(giornate):
-        date = start + dt.timedelta(days=every_days * g)
-        present = [p for p in players if rng.random() < attendance]
-        rng.shuffle(present)
-        number = 1
-        while True:
-            size = next((s for s in sorted(table_sizes, reverse=True) if s <= len(present)), None)
-            if size is None:
-                break
-            table, present = present[:size], present[size:]
-            record = system.random_turno(rng, table, rules)
-            turni.append(
-                {
-                    "date": date.isoformat(),
-                    "number": number,
-                    "players": table,
-                    "first_dealer": record["first_dealer"],
-                    "smazzate": record["smazzate"],  # its penalties are not recorded there
-                    "tiebreak": record.get("tiebreak") or [],
-                }
-            )
-            number += 1
-    season = season_import(
-        data={
-            "format": "kingclub/v1",
-            "ruleset": code,
-            "season": name,
-            "roster": list(players),
-            "rules": system.default_rules(),
-            "turni": turni,
-        },
-        user=user,
-        current=False,
-    )
-    for turno in Turno.objects.filter(season=season):
-        Turno.objects.filter(pk=turno.pk).update(table=f"Tavolo {turno.number}")
-    return season
 
 
 def demo_club() -> Club:
