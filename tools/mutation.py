@@ -127,6 +127,16 @@ PYTEST_ARGS = {"rules": [], "services": ["--nomigrations"]}
 
 # mutant id -> why no test can tell it from the original (judged by reading the code)
 EQUIVALENT: dict[str, str] = {
+    "scoring/services/season.py:643:35:boolop:0": (
+        "player figures: `since is not None and few` -> `or`: without a `since` the kept rows "
+        "are read but player_figures_sum ignores them (it resumes from a checkpoint only after "
+        "a close); with a `since` and more stale players than FEW_PLAYERS their checkpoints are "
+        "read in one larger IN (...): the same sums, a query the guard keeps small"
+    ),
+    "scoring/services/season.py:944:76:constant:0": (
+        "game_states_fill's bulk_update batch_size 500 -> 501: the same rows written in "
+        "batches of another size"
+    ),
     "scoring/services/season.py:643:35:compare:0": (
         "player figures on the player page: `since is not None` -> `is None` only drops the "
         "checkpoints of a close (player_figures_sum reads `kept` only with a `since`), so the "
