@@ -616,13 +616,14 @@ def _engine_fingerprint(turno, *, by_name: bool = False) -> str:
 
     from scoring.models import Seat, Turno
     from scoring.selectors import turno_record, turno_with_everything
+    from scoring.services.confirmations import _by_player
 
     full = turno_with_everything(Turno.objects.filter(pk=turno.pk)).get()
     data = dataclasses.asdict(turno_record(full, tiebreak=[]))
+    if not by_name:  # as the code of then: each name at the table written "#pk", then sorted
+        ids = dict(Seat.objects.filter(turno=turno).values_list("player__name", "player_id"))
+        data = _by_player(data, ids)
     text = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
-    if not by_name:
-        for name, pk in Seat.objects.filter(turno=turno).values_list("player__name", "player_id"):
-            text = text.replace(json.dumps(name), json.dumps(f"#{pk}"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
