@@ -421,7 +421,5 @@ def turno_rescore(*, turno: Turno | int) -> None:
     store_totals(turno, running)
     Seat.objects.filter(turno=turno).update(extra={})
     if scored is not None:
-        for seat in turno.seats.all():
-            seat.extra = {}
         turno.winner = store_places(turno, system.seat_results(scored), record["tiebreak"])
         turno.save(update_fields=["winner"])

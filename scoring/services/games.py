@@ -79,9 +79,6 @@ def season_turni_rescore(*, season: Season) -> None:
     season_recompute(season=season)
 
 
-game_season_rescore = season_turni_rescore  # its old name
-
-
 # one close for every game (:func:`scoring.services.turno_frame.turno_close`)
 game_turno_close = turno_close
 

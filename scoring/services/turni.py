@@ -27,7 +27,6 @@ from scoring.models import (
 from scoring.rules.problems import Problem, RuleViolation
 from scoring.rules.text import user_text
 from scoring.selectors import turno_with_everything
-from scoring.services.deals import turno_rescore
 from scoring.services.history import history_created
 from scoring.services.locks import (
     season_lock,
@@ -159,7 +158,3 @@ def turno_start(
         # the standing holds: no query more
         standing_keep_for_table(season=season, giornata=giornata)
     return turno
-
-
-# one rescore of a turno for every game (:func:`scoring.services.deals.turno_rescore`)
-rescore_turno = turno_rescore

@@ -27,10 +27,10 @@ from scoring.services.backup import backup_document, backup_restore
 from scoring.services.confirmations import turno_close_request, verbale_confirm
 from scoring.services.games import (
     game_record,
-    game_season_rescore,
     game_turni,
     game_turno_close,
     game_turno_reopen,
+    season_turni_rescore,
 )
 from scoring.services.interchange import season_import
 from scoring.services.ledger import ledger_differences
@@ -131,7 +131,7 @@ def test_a_corrected_name_changes_no_score(client, code):
     api.smazzata_correct(turno=turno, number=number, record=record)
     game_turno_close(turno=turno)
     assert figures(season) == before
-    game_season_rescore(season=season)
+    season_turni_rescore(season=season)
     season_recompute(season=season)
 
     assert figures(season) == before

@@ -174,13 +174,17 @@ def test_game_record_of_a_caf_turno_is_what_the_second_input_path_gave(draw):
             assert Turno.objects.get(pk=turno.pk).status == Turno.IN_CORSO
 
 
-@settings(
+# three seasons a test, the same draws on every run (each season builds a club through the api)
+THREE_SEASONS = settings(
     max_examples=3,
     deadline=None,
     derandomize=True,
     phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@THREE_SEASONS
 @given(draw=seasons)
 def test_the_caf_season_s_export_and_check_are_byte_identical(draw, tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("export")
@@ -246,16 +250,10 @@ def _stored(season: Season) -> dict[int, dict[str, object]]:
     return out
 
 
-@settings(
-    max_examples=3,
-    deadline=None,
-    derandomize=True,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@THREE_SEASONS
 @given(draw=seasons, per_unit=st.sampled_from([-10, -1, 7]))
 def test_the_rescore_stores_what_the_engine_gave_the_turno_record(draw, per_unit):
-    """A rule-set edit rescored (scoring.services.turni.rescore_turno, now on game_record and
+    """A rule-set edit rescored (scoring.services.deals.turno_rescore, on game_record and
     the system's score_running / score_turno / seat_results): each deal's forced call,
     scazzata, cappotto and points, each seat's total, penalità, place and ratio, the winner are
     the engine's score of the turno's TurnoRecord under the new rules, open turni included."""
